@@ -1,0 +1,8 @@
+"""``python -m pooltutor``: same as the ``pooltutor`` command."""
+
+import sys
+
+from pooltutor.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

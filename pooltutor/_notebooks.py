@@ -1,0 +1,214 @@
+"""Find the course notebooks and turn their ``.py`` sources into ``.ipynb``.
+
+The notebooks live in git as jupytext ``py:percent`` files (``notebooks/*.py``);
+the ``.ipynb`` files are generated and disposable.  This module is shared by
+the ``pooltutor lab`` / ``slides`` / ``app`` subcommands:
+
+* :func:`notebooks_dir` -- where the shipped ``.py`` sources are (the repo's
+  ``notebooks/`` folder in a source / editable checkout, ``pooltutor/notebooks``
+  package data in an installed wheel);
+* :func:`working_dir` -- the folder to serve: the source folder itself when it
+  is a writable checkout, otherwise a copy in :func:`user_notebooks_dir`;
+* :func:`materialize_notebooks` -- write ``.ipynb`` next to each ``.py``.
+
+jupytext is imported lazily so that ``import pooltutor`` stays numpy-only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+__all__ = [
+    "NotebooksNotFoundError",
+    "materialize_notebooks",
+    "notebook_sources",
+    "notebooks_dir",
+    "user_notebooks_dir",
+    "working_dir",
+]
+
+#: Environment variable that overrides :func:`user_notebooks_dir`.
+USER_DIR_ENV = "POOLTUTOR_NOTEBOOKS_DIR"
+#: jupytext configuration file name (pairs ``ipynb`` with ``py:percent``).
+JUPYTEXT_CONFIG = "jupytext.toml"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class NotebooksNotFoundError(FileNotFoundError):
+    """The course notebooks could not be located."""
+
+
+def notebook_sources(folder: str | os.PathLike[str]) -> list[Path]:
+    """Return the jupytext ``.py`` notebook sources in *folder*, sorted by name.
+
+    Files whose name starts with ``_`` or ``.`` are helpers, not notebooks.
+    """
+    folder = Path(folder)
+    return sorted(
+        p for p in folder.glob("*.py") if p.is_file() and not p.name.startswith(("_", "."))
+    )
+
+
+def notebooks_dir() -> Path:
+    """Return the folder holding the shipped notebook sources (``*.py``).
+
+    Looks first for package data ``pooltutor/notebooks`` (a wheel install), then
+    for the ``notebooks/`` folder of the source checkout the package was
+    imported from (an editable install or a plain checkout).
+
+    Raises
+    ------
+    NotebooksNotFoundError
+        If neither folder holds any ``.py`` notebook.
+    """
+    candidates = [_PACKAGE_DIR / "notebooks", _PACKAGE_DIR.parent / "notebooks"]
+    for folder in candidates:
+        if folder.is_dir() and notebook_sources(folder):
+            return folder
+    looked = ", ".join(str(c) for c in candidates)
+    raise NotebooksNotFoundError(f"no pooltutor notebooks (*.py) found; looked in {looked}")
+
+
+def user_notebooks_dir() -> Path:
+    """Writable per-user folder for a copy of the notebooks.
+
+    ``$POOLTUTOR_NOTEBOOKS_DIR`` if set, else ``~/pooltutor-notebooks``.
+    """
+    override = os.environ.get(USER_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path.home() / "pooltutor-notebooks"
+
+
+def _inside_installation(path: Path) -> bool:
+    """True if *path* lies in an interpreter's site-packages (or prefix)."""
+    roots = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    roots.update({sys.prefix, sys.base_prefix})
+    path = path.resolve()
+    for root in roots:
+        try:
+            path.relative_to(Path(root).resolve())
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def _is_writable_dir(path: Path) -> bool:
+    return path.is_dir() and os.access(path, os.W_OK | os.X_OK)
+
+
+def working_dir(dest: str | os.PathLike[str] | None = None) -> Path:
+    """Return the folder in which the notebooks should be opened.
+
+    *dest* if given; otherwise the source folder from :func:`notebooks_dir`
+    when it is the ``notebooks/`` folder of a writable source checkout, else
+    :func:`user_notebooks_dir` (the notebooks are copied there by
+    :func:`materialize_notebooks`).  Package data (a wheel install) is never
+    edited in place.
+    """
+    if dest is not None:
+        return Path(dest).expanduser()
+    source = notebooks_dir()
+    is_package_data = source == _PACKAGE_DIR / "notebooks"
+    if not is_package_data and _is_writable_dir(source) and not _inside_installation(source):
+        return source
+    return user_notebooks_dir()
+
+
+def _config_file(source: Path) -> Path | None:
+    """The jupytext.toml that applies to *source* (shipped beside it or at the repo root)."""
+    for candidate in (source / JUPYTEXT_CONFIG, source.parent / JUPYTEXT_CONFIG):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _inputs(nb) -> list[tuple[str, str]]:
+    return [(cell.cell_type, cell.source) for cell in nb.cells]
+
+
+def _copy_sources(source: Path, dest: Path) -> None:
+    """Copy missing notebook sources (and the jupytext config) from *source* to *dest*.
+
+    Existing files in *dest* are the student's copies and are never overwritten.
+    """
+    for src in notebook_sources(source):
+        target = dest / src.name
+        if not target.exists():
+            shutil.copy2(src, target)
+    config = _config_file(source)
+    if config is not None and not (dest / JUPYTEXT_CONFIG).exists():
+        shutil.copy2(config, dest / JUPYTEXT_CONFIG)
+
+
+def materialize_notebooks(
+    dest: str | os.PathLike[str],
+    source: str | os.PathLike[str] | None = None,
+    *,
+    log=None,
+) -> list[Path]:
+    """Write ``<name>.ipynb`` for every ``<name>.py`` notebook in *dest*.
+
+    Parameters
+    ----------
+    dest
+        Folder to hold the notebooks (created if needed).
+    source
+        Folder to copy the ``.py`` sources from first (default
+        :func:`notebooks_dir`; ignored when it is *dest* itself).  Files that
+        already exist in *dest* are kept, so a student's edits survive.
+    log
+        Optional callable receiving one-line progress messages.
+
+    Returns
+    -------
+    list of Path
+        The ``.ipynb`` paths, sorted by name.
+
+    Notes
+    -----
+    The ``.py`` file is the source of truth (``jupytext --to ipynb``, never
+    ``--sync``).  An existing ``.ipynb`` whose cells already match its ``.py``
+    is left untouched; one whose cells differ gets the ``.py`` inputs with its
+    previous outputs kept, and if it was newer than the ``.py`` a backup
+    ``<name>.ipynb.bak`` is written first.
+    """
+    import jupytext  # lazy: keeps ``import pooltutor`` numpy-only
+    from jupytext.combine import combine_inputs_with_outputs
+    from jupytext.config import load_jupytext_config
+
+    def say(message: str) -> None:
+        if log is not None:
+            log(message)
+
+    dest = Path(dest).expanduser()
+    source_dir = Path(source) if source is not None else notebooks_dir()
+    dest.mkdir(parents=True, exist_ok=True)
+    if source_dir.resolve() != dest.resolve():
+        _copy_sources(source_dir, dest)
+
+    written: list[Path] = []
+    for py in notebook_sources(dest):
+        ipynb = py.with_suffix(".ipynb")
+        config = load_jupytext_config(str(py.resolve()))
+        nb = jupytext.read(py, fmt="py:percent", config=config)
+        if ipynb.exists():
+            old = jupytext.read(ipynb, fmt="ipynb")
+            if _inputs(old) == _inputs(nb):
+                written.append(ipynb)
+                continue
+            if ipynb.stat().st_mtime > py.stat().st_mtime:
+                backup = ipynb.with_name(ipynb.name + ".bak")
+                shutil.copy2(ipynb, backup)
+                say(f"{ipynb.name} differed from {py.name} and was newer; kept a copy in {backup.name}")
+            nb = combine_inputs_with_outputs(nb, old, fmt="py:percent")
+        jupytext.write(nb, ipynb, fmt="ipynb", config=config)
+        say(f"wrote {ipynb}")
+        written.append(ipynb)
+    return written

@@ -1,0 +1,40 @@
+"""Shared pytest setup: headless matplotlib and Hypothesis profiles.
+
+Hypothesis profile: ``ci`` when the ``CI`` environment variable is set (as in
+``.ci/run``), ``dev`` otherwise; ``HYPOTHESIS_PROFILE=<name>`` overrides both.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+try:  # plots in tests render off-screen; notebook kernels keep their inline backend
+    import matplotlib
+except ImportError:  # pragma: no cover - matplotlib is a runtime dependency
+    pass
+else:
+    matplotlib.use("Agg")
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    deadline=None,  # 2 shared cores: timing is not a property
+    max_examples=50,
+    derandomize=True,  # same examples on every run, so CI failures reproduce
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=1000, max_examples=100, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository checkout the tests run from."""
+    return REPO_ROOT
