@@ -1,0 +1,67 @@
+"""pooltutor: the arithmetic of pooling layers, exactly as each framework does it.
+
+The arithmetic core imports numpy alone:
+
+* :mod:`pooltutor.geometry`  output sizes, padding, window starts (shapes only)
+* :mod:`pooltutor.pooling`   the vectorised max / average / adaptive engine
+* :mod:`pooltutor.reference` the loop-based oracle, written to be read
+* :mod:`pooltutor.indexing`  index layouts and :func:`convert_indices`
+* :mod:`pooltutor.padding_modes` TensorRT ``PaddingMode`` arithmetic, :func:`output_geometry`
+* :mod:`pooltutor.frameworks` one thin function per framework operator
+* :mod:`pooltutor.quant`     the quantized stage chain
+
+Plots and widgets live in :mod:`pooltutor.viz` (matplotlib / ipywidgets) and
+are imported only when asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ._version import __version__
+from .errors import PoolTutorError, PoolTutorTypeError
+from .geometry import adaptive_geometry, pool_geometry
+
+# Public names that live in modules imported on first use, so that
+# ``import pooltutor`` stays cheap and numpy-only.
+_LAZY = {
+    "max_pool": "pooling",
+    "avg_pool": "pooling",
+    "adaptive_max_pool": "pooling",
+    "adaptive_avg_pool": "pooling",
+    "PoolResult": "pooling",
+    "convert_indices": "indexing",
+    "INDEX_LAYOUTS": "indexing",
+    "output_geometry": "padding_modes",
+    "PaddingMode": "padding_modes",
+    "frameworks": None,
+    "quant": None,
+    "reference": None,
+    "pooling": None,
+    "indexing": None,
+    "padding_modes": None,
+    "geometry": None,
+    "viz": None,
+}
+
+__all__ = [
+    "__version__",
+    "PoolTutorError",
+    "PoolTutorTypeError",
+    "pool_geometry",
+    "adaptive_geometry",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module = _LAZY[name]
+        if module is None:
+            return importlib.import_module(f"{__name__}.{name}")
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    raise AttributeError(f"module 'pooltutor' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

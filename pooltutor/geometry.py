@@ -1,0 +1,477 @@
+"""Where pooling windows go: output sizes, padding and window starts, from shapes alone.
+
+This is the one place in pooltutor where an output-size formula lives.  Every
+other module (the numpy engine, the loop reference, the framework mappings,
+the TensorRT padding-mode arithmetic, the plots) asks this module.
+
+Vocabulary, per spatial axis (``semantics.md`` section 1):
+
+* ``I`` input length, ``K`` window (kernel) length, ``S`` stride, ``D`` dilation,
+  ``pb`` / ``pe`` padding before / after the input;
+* ``DK = (K - 1) * D + 1`` the *effective* (dilated) window length;
+* window ``o`` reads the taps ``t = o*S - pb + j*D`` for ``j = 0 .. K-1``, in
+  input coordinates: a tap is ``"input"`` if ``0 <= t < I``, ``"padding"`` if it
+  lies in ``[-pb, 0)`` or ``[I, I + pe)``, and ``"outside"`` beyond the padded
+  extent (only ceil rules can produce such taps).
+
+The output-length rules (:data:`ROUNDINGS`):
+
+=============  =====================================================  ==============================
+rule           output length                                          used by
+=============  =====================================================  ==============================
+``floor``      ``floor((I+pb+pe-DK)/S) + 1``                          everyone's default
+``ceil``       ``ceil((I+pb+pe-DK)/S) + 1`` (raw, no clip)            OpenVINO ``ceil``, TensorRT
+                                                                      ``EXPLICIT_ROUND_UP``
+``ceil_torch`` raw ceil, then one clip: drop the last window if it    PyTorch, ONNX, OpenVINO
+               starts at or after ``I + pb`` (in the end padding)     ``ceil_torch``, TensorRT
+                                                                      ``CAFFE_ROUND_UP``
+``floor_clip`` floor, then the same one clip                          TensorRT ``CAFFE_ROUND_DOWN``
+``caffe``      raw ceil, clip once only if ``pb > 0``                 BVLC Caffe
+=============  =====================================================  ==============================
+
+>>> g = pool_geometry((5,), kernel=2, stride=2, padding=1, rounding="ceil")
+>>> g.output_shape, g.axes[0].window_starts
+((4,), (-1, 1, 3, 5))
+>>> pool_geometry((5,), kernel=2, stride=2, padding=1, rounding="ceil_torch").output_shape
+(3,)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
+
+__all__ = [
+    "ROUNDINGS",
+    "Rounding",
+    "AxisGeometry",
+    "PoolGeometry",
+    "AdaptiveAxis",
+    "AdaptiveGeometry",
+    "effective_window",
+    "output_length",
+    "same_padding",
+    "pool_geometry",
+    "adaptive_geometry",
+    "normalize_padding",
+]
+
+Rounding = Literal["floor", "ceil", "ceil_torch", "floor_clip", "caffe"]
+ROUNDINGS: tuple[str, ...] = ("floor", "ceil", "ceil_torch", "floor_clip", "caffe")
+
+TapKind = Literal["input", "padding", "outside"]
+
+
+def effective_window(kernel: int, dilation: int = 1) -> int:
+    """The dilated window length ``DK = (K - 1) * D + 1``.
+
+    >>> effective_window(3, 2)
+    5
+    """
+    return (kernel - 1) * dilation + 1
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def output_length(
+    input_size: int,
+    kernel: int,
+    stride: int = 1,
+    pad_begin: int = 0,
+    pad_end: int = 0,
+    dilation: int = 1,
+    rounding: str = "floor",
+) -> tuple[int, int, bool]:
+    """Output length of one axis under ``rounding``: ``(O, O_before_clip, clipped)``.
+
+    ``O_before_clip`` is the floor or raw-ceil count; ``clipped`` says whether
+    the one-step correction ("the last window may not start in the end
+    padding") removed a window.
+
+    >>> output_length(5, 2, 2, 1, 1, rounding="ceil")        # TV03, OpenVINO ceil
+    (4, 4, False)
+    >>> output_length(5, 2, 2, 1, 1, rounding="ceil_torch")  # TV03, PyTorch
+    (3, 4, True)
+    >>> output_length(6, 1, 2, rounding="caffe")             # TV04: BVLC Caffe keeps it
+    (4, 4, False)
+    """
+    dk = effective_window(kernel, dilation)
+    span = input_size + pad_begin + pad_end - dk
+    if span < 0:
+        raise PoolTutorError(
+            f"window of effective size {dk} (kernel {kernel}, dilation {dilation}) does not fit "
+            f"the padded input {input_size}+{pad_begin}+{pad_end}={input_size + pad_begin + pad_end}; "
+            f"need (kernel-1)*dilation+1 <= input + pad_begin + pad_end"
+        )
+    if rounding in ("floor", "floor_clip"):
+        raw = span // stride + 1
+    else:
+        raw = _ceil_div(span, stride) + 1
+    clip = rounding in ("ceil_torch", "floor_clip") or (rounding == "caffe" and pad_begin > 0)
+    if clip and raw > 1 and (raw - 1) * stride >= input_size + pad_begin:
+        return raw - 1, raw, True
+    return raw, raw, False
+
+
+def same_padding(input_size: int, kernel: int, stride: int = 1, dilation: int = 1,
+                 upper: bool = True) -> tuple[int, int]:
+    """SAME padding ``(pad_begin, pad_end)``: ``O = ceil(I/S)``, total ``P = (O-1)*S + DK - I``.
+
+    ``P`` uses the dilated window and clamps at 0; ``SAME_UPPER`` (TensorFlow's
+    ``SAME``) puts the odd extra pad at the end, ``SAME_LOWER`` at the beginning.
+
+    >>> same_padding(6, 3, 2, upper=True), same_padding(6, 3, 2, upper=False)   # TV09
+    ((0, 1), (1, 0))
+    """
+    out = _ceil_div(input_size, stride)
+    total = max(0, (out - 1) * stride + effective_window(kernel, dilation) - input_size)
+    small = total // 2
+    return (small, total - small) if upper else (total - small, small)
+
+
+@dataclass(frozen=True)
+class AxisGeometry:
+    """Window placement along one spatial axis (all numbers in input coordinates).
+
+    >>> ax = pool_geometry((6,), kernel=3, stride=2, padding=(3, 2)).axes[0]  # TensorRT Example 1
+    >>> ax.output_size, ax.window_starts
+    (5, (-3, -1, 1, 3, 5))
+    >>> ax.taps(0), ax.tap_kinds(0)
+    ((-3, -2, -1), ('padding', 'padding', 'padding'))
+    """
+
+    input_size: int
+    kernel: int
+    stride: int
+    dilation: int
+    pad_begin: int
+    pad_end: int
+    rounding: str
+    output_size: int
+    unclipped_size: int
+    clipped: bool
+
+    @property
+    def effective_kernel(self) -> int:
+        return effective_window(self.kernel, self.dilation)
+
+    @property
+    def padded_size(self) -> int:
+        """``M = I + pb + pe``."""
+        return self.input_size + self.pad_begin + self.pad_end
+
+    @property
+    def window_starts(self) -> tuple[int, ...]:
+        """Start of every window, in input coordinates (negative: in the begin padding)."""
+        return tuple(o * self.stride - self.pad_begin for o in range(self.output_size))
+
+    def taps(self, o: int) -> tuple[int, ...]:
+        """Input coordinates of the ``K`` taps of window ``o``."""
+        start = o * self.stride - self.pad_begin
+        return tuple(start + j * self.dilation for j in range(self.kernel))
+
+    def tap_kind(self, t: int) -> TapKind:
+        if 0 <= t < self.input_size:
+            return "input"
+        if -self.pad_begin <= t < self.input_size + self.pad_end:
+            return "padding"
+        return "outside"
+
+    def tap_kinds(self, o: int) -> tuple[TapKind, ...]:
+        return tuple(self.tap_kind(t) for t in self.taps(o))
+
+    @property
+    def dropped_start(self) -> int | None:
+        """Start of the window that the clip removed (None when nothing was clipped)."""
+        if not self.clipped:
+            return None
+        return self.output_size * self.stride - self.pad_begin
+
+    @property
+    def last_starts_in_padding(self) -> bool:
+        """True when the last window still starts at or after ``I`` (in the end padding or beyond)."""
+        return self.window_starts[-1] >= self.input_size
+
+    @property
+    def end_overhang(self) -> int:
+        """How far the last window reaches past the padded extent (> 0 only with ceil rules)."""
+        last_stop = (self.output_size - 1) * self.stride - self.pad_begin + self.effective_kernel
+        return max(0, last_stop - (self.input_size + self.pad_end))
+
+    def describe(self) -> str:
+        """One line with the formula and its numbers, e.g. for ``explain()``."""
+        m = self.padded_size
+        dk = self.effective_kernel
+        ceil = self.rounding in ("ceil", "ceil_torch", "caffe")
+        op = "ceil" if ceil else "floor"
+        text = (
+            f"I={self.input_size}, K={self.kernel}, S={self.stride}, D={self.dilation}, "
+            f"pads=({self.pad_begin}, {self.pad_end}): DK={dk}, M={m}, "
+            f"O = {op}(({m}-{dk})/{self.stride}) + 1 = {self.unclipped_size}"
+        )
+        if self.clipped:
+            text += (
+                f"; the last window would start at {self.dropped_start} >= I+pb="
+                f"{self.input_size + self.pad_begin} (in the end padding), so rule "
+                f"{self.rounding!r} drops it: O = {self.output_size}"
+            )
+        return text
+
+
+@dataclass(frozen=True)
+class PoolGeometry:
+    """Geometry of a pooling over all spatial axes: a tuple of :class:`AxisGeometry`."""
+
+    axes: tuple[AxisGeometry, ...]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.axes)
+
+    @property
+    def input_shape(self) -> tuple[int, ...]:
+        return tuple(a.input_size for a in self.axes)
+
+    @property
+    def output_shape(self) -> tuple[int, ...]:
+        return tuple(a.output_size for a in self.axes)
+
+    @property
+    def kernel(self) -> tuple[int, ...]:
+        return tuple(a.kernel for a in self.axes)
+
+    @property
+    def stride(self) -> tuple[int, ...]:
+        return tuple(a.stride for a in self.axes)
+
+    @property
+    def dilation(self) -> tuple[int, ...]:
+        return tuple(a.dilation for a in self.axes)
+
+    @property
+    def pads(self) -> tuple[tuple[int, int], ...]:
+        """Per-axis ``(begin, end)`` padding."""
+        return tuple((a.pad_begin, a.pad_end) for a in self.axes)
+
+    @property
+    def rounding(self) -> str:
+        return self.axes[0].rounding
+
+    @property
+    def window_starts(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(a.window_starts for a in self.axes)
+
+    def window(self, out_index: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+        """Per axis, the taps and their kinds of the output cell ``out_index``."""
+        if len(out_index) != self.ndim:
+            raise PoolTutorError(
+                f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need {self.ndim}"
+            )
+        result = []
+        for a, o in zip(self.axes, out_index):
+            check_int("out_index", o, minimum=0)
+            if o >= a.output_size:
+                raise PoolTutorError(
+                    f"out_index={tuple(out_index)!r} is outside the output shape {self.output_shape}"
+                )
+            result.append((a.taps(o), a.tap_kinds(o)))
+        return result
+
+    def describe(self) -> str:
+        return "\n".join(f"axis {i}: {a.describe()}" for i, a in enumerate(self.axes))
+
+    def __repr__(self) -> str:
+        return (
+            f"PoolGeometry(input={self.input_shape}, kernel={self.kernel}, stride={self.stride}, "
+            f"dilation={self.dilation}, pads={self.pads}, rounding={self.rounding!r} "
+            f"-> output={self.output_shape})"
+        )
+
+
+def normalize_padding(padding, ndim: int, name: str = "padding") -> tuple[tuple[int, int], ...]:
+    """Per-axis ``(begin, end)`` pairs from an int, one int per axis, or one pair per axis.
+
+    >>> normalize_padding(1, 2)
+    ((1, 1), (1, 1))
+    >>> normalize_padding([(3, 2), (0, 1)], 2)
+    ((3, 2), (0, 1))
+    >>> normalize_padding([1, 2], 2)
+    ((1, 1), (2, 2))
+
+    With one spatial axis a pair of ints can only mean ``(begin, end)``:
+
+    >>> normalize_padding((3, 2), 1)
+    ((3, 2),)
+    """
+    if (ndim == 1 and isinstance(padding, (list, tuple)) and len(padding) == 2
+            and not any(isinstance(p, (list, tuple)) for p in padding)):
+        padding = [tuple(padding)]
+    try:
+        flat = check_per_axis(name, padding, ndim, minimum=0)
+        return tuple((p, p) for p in flat)
+    except TypeError:
+        pass
+    if isinstance(padding, (list, tuple)) and len(padding) == ndim and all(
+        isinstance(p, (list, tuple)) for p in padding
+    ):
+        pairs = []
+        for p in padding:
+            if len(p) != 2:
+                raise PoolTutorError(
+                    f"{name}={padding!r}: every per-axis entry must be an int or a (begin, end) pair"
+                )
+            pairs.append(check_per_axis(name, list(p), 2, minimum=0))
+        return tuple(pairs)
+    raise PoolTutorTypeError(
+        f"{name}={padding!r} is not allowed: need an int >= 0, one int per spatial axis ({ndim}), "
+        f"or one (begin, end) pair per spatial axis"
+    )
+
+
+def pool_geometry(
+    input_shape,
+    kernel,
+    stride=None,
+    padding=0,
+    dilation=1,
+    rounding: str = "floor",
+) -> PoolGeometry:
+    """Compute the :class:`PoolGeometry` of a pooling from shapes and parameters alone.
+
+    Parameters
+    ----------
+    input_shape : sequence of int
+        The spatial shape (1 to 3 axes), without N and C.
+    kernel, stride, dilation : int or sequence of int
+        One value for every axis or one per axis; ``stride`` defaults to ``kernel``.
+    padding : int, sequence of int, or sequence of (begin, end) pairs
+        Any size ``>= 0``: padding larger than the window is allowed here
+        (TensorRT allows it; the framework mappings add their own limits).
+    rounding : {'floor', 'ceil', 'ceil_torch', 'floor_clip', 'caffe'}
+        The output-length rule, see the module docstring.
+
+    Examples
+    --------
+    TensorRT's Pooling Example 2 (``I=6, B=A=3, S=2, F=3``), rounded up with the clip:
+
+    >>> g = pool_geometry((6, 6), 3, 2, padding=3, rounding="ceil_torch")
+    >>> g.output_shape, g.axes[0].unclipped_size, g.axes[0].window_starts
+    ((5, 5), 6, (-3, -1, 1, 3, 5))
+    """
+    if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
+        input_shape = (input_shape,)
+    ndim = len(input_shape)
+    if not 1 <= ndim <= 3:
+        raise PoolTutorError(
+            f"input_shape={tuple(input_shape)!r} has {ndim} spatial axes: need 1 to 3"
+        )
+    sizes = check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
+    kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
+    stride_t = kernel_t if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
+    dil_t = check_per_axis("dilation", dilation, ndim, minimum=1)
+    pads = normalize_padding(padding, ndim)
+    check_choice("rounding", rounding, ROUNDINGS)
+    axes = []
+    for i in range(ndim):
+        try:
+            o, raw, clipped = output_length(
+                sizes[i], kernel_t[i], stride_t[i], pads[i][0], pads[i][1], dil_t[i], rounding
+            )
+        except PoolTutorError as exc:
+            raise PoolTutorError(
+                f"kernel={kernel_t} does not fit the input {tuple(sizes)} on axis {i}: {exc}"
+            ) from None
+        axes.append(
+            AxisGeometry(sizes[i], kernel_t[i], stride_t[i], dil_t[i], pads[i][0], pads[i][1],
+                         rounding, o, raw, clipped)
+        )
+    return PoolGeometry(tuple(axes))
+
+
+# --------------------------------------------------------------------------- adaptive
+
+
+def adaptive_bins(input_size: int, output_size: int) -> tuple[tuple[int, int], ...]:
+    """Bins ``[floor(i*I/O), ceil((i+1)*I/O))`` of adaptive pooling.
+
+    They overlap when ``I % O != 0`` (TV24):
+
+    >>> adaptive_bins(5, 3)
+    ((0, 2), (1, 4), (3, 5))
+    """
+    return tuple(
+        ((i * input_size) // output_size, _ceil_div((i + 1) * input_size, output_size))
+        for i in range(output_size)
+    )
+
+
+@dataclass(frozen=True)
+class AdaptiveAxis:
+    """Adaptive bins along one axis."""
+
+    input_size: int
+    output_size: int
+    bins: tuple[tuple[int, int], ...] = field(repr=False)
+
+    @property
+    def max_bin(self) -> int:
+        return max(stop - start for start, stop in self.bins)
+
+    @property
+    def overlapping(self) -> bool:
+        return self.input_size % self.output_size != 0
+
+    def describe(self) -> str:
+        bins = ", ".join(f"[{a},{b})" for a, b in self.bins)
+        note = " (bins overlap: I % O != 0)" if self.overlapping else ""
+        return f"I={self.input_size} -> O={self.output_size}: bins {bins}{note}"
+
+
+@dataclass(frozen=True)
+class AdaptiveGeometry:
+    """Adaptive bins over all spatial axes."""
+
+    axes: tuple[AdaptiveAxis, ...]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.axes)
+
+    @property
+    def input_shape(self) -> tuple[int, ...]:
+        return tuple(a.input_size for a in self.axes)
+
+    @property
+    def output_shape(self) -> tuple[int, ...]:
+        return tuple(a.output_size for a in self.axes)
+
+    def window(self, out_index: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+        result = []
+        for a, o in zip(self.axes, out_index):
+            start, stop = a.bins[o]
+            taps = tuple(range(start, stop))
+            result.append((taps, ("input",) * len(taps)))
+        return result
+
+    def describe(self) -> str:
+        return "\n".join(f"axis {i}: {a.describe()}" for i, a in enumerate(self.axes))
+
+
+def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
+    """Bins of adaptive pooling from ``input_shape`` (spatial) to ``output_size``.
+
+    >>> adaptive_geometry((7,), 4).axes[0].bins        # TV25
+    ((0, 2), (1, 4), (3, 6), (5, 7))
+    """
+    if isinstance(input_shape, int):
+        input_shape = (input_shape,)
+    ndim = len(input_shape)
+    sizes = check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
+    outs = check_per_axis("output_size", output_size, ndim, minimum=1)
+    return AdaptiveGeometry(
+        tuple(AdaptiveAxis(i, o, adaptive_bins(i, o)) for i, o in zip(sizes, outs))
+    )

@@ -1,0 +1,172 @@
+"""Index layouts: how the position of a max-pool winner becomes one number.
+
+A max pool's winner sits at ``(n, c, *spatial)`` in the input.  Frameworks
+flatten that position in different ways (``api.md``, "Index layouts"):
+
+==================== ============================================== =========================================
+layout               number                                         used by
+==================== ============================================== =========================================
+``plane``            row-major position inside its own (n, c) plane PyTorch, OpenVINO axis=2 / adaptive, Caffe
+``tensor``           row-major position in the whole N*C*spatial    ONNX storage_order=0, DirectML,
+                                                                    OpenVINO axis=0
+``tensor_colmajor``  plane offset + column-major position in plane  ONNX storage_order=1
+``nhwc``             ``spatial_rowmajor * C + c``                   TensorFlow include_batch_in_index=False
+``nhwc_batch``       ``(n * spatial + spatial_rowmajor) * C + c``   TensorFlow include_batch_in_index=True
+==================== ============================================== =========================================
+
+``-1`` is never a position: it marks "no input element won" (a window of
+padding only) and passes through every conversion unchanged.
+
+>>> shape = (2, 2, 2, 3)                                  # TV22: N=2, C=2, H=2, W=3
+>>> plane = np.array([1, 1, 0, 5, 0, 1, 3, 1]).reshape(2, 2, 1, 2)
+>>> convert_indices(plane, shape, "plane", "tensor").ravel().tolist()
+[1, 1, 6, 11, 12, 13, 21, 19]
+>>> convert_indices(plane, shape, "plane", "tensor_colmajor").ravel().tolist()
+[2, 2, 6, 11, 12, 14, 19, 20]
+>>> convert_indices(plane, shape, "plane", "nhwc").ravel().tolist()
+[2, 2, 1, 11, 0, 2, 7, 3]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import PoolTutorError, check_choice, check_tensor
+
+__all__ = ["INDEX_LAYOUTS", "convert_indices", "from_plane", "to_plane", "plane_colmajor"]
+
+INDEX_LAYOUTS: tuple[str, ...] = ("plane", "tensor", "tensor_colmajor", "nhwc", "nhwc_batch")
+
+
+def _plane_offsets(input_shape, out_ndim_spatial: int):
+    """Arrays ``n`` and ``c`` broadcastable to ``(N, C, *out_spatial)``."""
+    n_count, c_count = input_shape[0], input_shape[1]
+    extra = (1,) * out_ndim_spatial
+    n = np.arange(n_count, dtype=np.int64).reshape((n_count, 1) + extra)
+    c = np.arange(c_count, dtype=np.int64).reshape((1, c_count) + extra)
+    return n, c
+
+
+def plane_colmajor(plane: np.ndarray, spatial) -> np.ndarray:
+    """Re-number row-major plane positions in column-major order (first axis fastest).
+
+    >>> plane_colmajor(np.array([1, 3]), (2, 2)).tolist()    # (0,1) -> 2, (1,1) -> 3
+    [2, 3]
+    """
+    coords = np.unravel_index(plane, spatial)
+    out = np.zeros(plane.shape, dtype=np.int64)
+    step = 1
+    for coord, size in zip(coords, spatial):
+        out += coord * step
+        step *= size
+    return out
+
+
+def _colmajor_to_rowmajor(code: np.ndarray, spatial) -> np.ndarray:
+    coords = np.unravel_index(code, tuple(reversed(spatial)))
+    return np.ravel_multi_index(tuple(reversed(coords)), spatial).astype(np.int64)
+
+
+def from_plane(plane: np.ndarray, input_shape, layout: str) -> np.ndarray:
+    """Encode plane (row-major, per (n, c)) positions in ``layout``; ``-1`` stays ``-1``.
+
+    ``plane`` must be shaped ``(N, C, *out_spatial)``.
+    """
+    spatial = tuple(input_shape[2:])
+    size = int(np.prod(spatial))
+    n, c = _plane_offsets(input_shape, plane.ndim - 2)
+    channels = input_shape[1]
+    if layout == "plane":
+        out = plane.astype(np.int64, copy=True)
+    elif layout == "tensor":
+        out = (n * channels + c) * size + plane
+    elif layout == "tensor_colmajor":
+        out = (n * channels + c) * size + plane_colmajor(np.where(plane < 0, 0, plane), spatial)
+    elif layout == "nhwc":
+        out = plane * channels + c
+    elif layout == "nhwc_batch":
+        out = (n * size + plane) * channels + c
+    else:  # pragma: no cover - checked by callers
+        raise PoolTutorError(f"layout={layout!r} is not one of {INDEX_LAYOUTS}")
+    return np.where(plane < 0, -1, out).astype(np.int64)
+
+
+def to_plane(indices: np.ndarray, input_shape, layout: str) -> np.ndarray:
+    """Decode ``indices`` in ``layout`` back to plane positions; ``-1`` stays ``-1``."""
+    spatial = tuple(input_shape[2:])
+    size = int(np.prod(spatial))
+    n, c = _plane_offsets(input_shape, indices.ndim - 2)
+    channels = input_shape[1]
+    idx = indices.astype(np.int64)
+    if layout == "plane":
+        plane = idx
+    elif layout == "tensor":
+        plane = idx - (n * channels + c) * size
+    elif layout == "tensor_colmajor":
+        code = idx - (n * channels + c) * size
+        ok = (code >= 0) & (code < size)
+        plane = np.where(ok, _colmajor_to_rowmajor(np.where(ok, code, 0), spatial), -2)
+    elif layout == "nhwc":
+        rel = idx - c
+        plane = np.where(rel % channels == 0, rel // channels, -2)
+    elif layout == "nhwc_batch":
+        rel = idx - c
+        plane = np.where(rel % channels == 0, rel // channels - n * size, -2)
+    else:  # pragma: no cover
+        raise PoolTutorError(f"layout={layout!r} is not one of {INDEX_LAYOUTS}")
+    plane = np.where(idx == -1, -1, plane)
+    bad = (plane != -1) & ((plane < 0) | (plane >= size))
+    if np.any(bad):
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise PoolTutorError(
+            f"indices[{', '.join(map(str, where))}]={int(idx[where])} does not point into its own "
+            f"(n, c) plane of the input shaped {tuple(input_shape)} under layout {layout!r}"
+        )
+    return plane
+
+
+def convert_indices(indices, input_shape, src: str, dst: str) -> np.ndarray:
+    """Convert max-pool indices between layouts.
+
+    Parameters
+    ----------
+    indices : array of int, shaped ``(N, C, *out_spatial)``
+        Each entry knows its own ``(n, c)`` from where it sits.
+    input_shape : sequence of int
+        The ``(N, C, *spatial)`` shape of the pooled input.
+    src, dst : {'plane', 'tensor', 'tensor_colmajor', 'nhwc', 'nhwc_batch'}
+
+    Returns
+    -------
+    numpy.ndarray of int64, a new array shaped like ``indices``.
+
+    Raises ``ValueError`` naming ``indices`` for an index outside its plane
+    (``-1``, "no element", is passed through).
+
+    Examples
+    --------
+    TV23: a 1x1x2x3x4 input with its maximum at (d, h, w) = (0, 1, 1):
+
+    >>> convert_indices(np.array([[[[[5]]]]]), (1, 1, 2, 3, 4), "plane", "tensor_colmajor").item()
+    8
+    """
+    src = check_choice("src", src, INDEX_LAYOUTS)
+    dst = check_choice("dst", dst, INDEX_LAYOUTS)
+    shape = tuple(input_shape) if hasattr(input_shape, "__len__") else input_shape
+    if not isinstance(shape, tuple) or not 3 <= len(shape) <= 5:
+        raise PoolTutorError(
+            f"input_shape={input_shape!r}: need the (N, C, *spatial) shape with 1 to 3 spatial axes"
+        )
+    for s in shape:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 1:
+            raise PoolTutorError(f"input_shape={input_shape!r}: every entry must be an int >= 1")
+    idx = check_tensor("indices", indices)
+    if idx.dtype.kind not in "iu":
+        raise PoolTutorError(f"indices has dtype {idx.dtype}: need an integer array")
+    if idx.ndim != len(shape) or idx.shape[:2] != shape[:2]:
+        raise PoolTutorError(
+            f"indices has shape {idx.shape}: need (N, C, *out_spatial) = ({shape[0]}, {shape[1]}, "
+            f"...) with {len(shape) - 2} spatial axes, matching input_shape={shape}"
+        )
+    plane = to_plane(idx, shape, src)
+    return from_plane(plane, shape, dst)

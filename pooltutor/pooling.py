@@ -1,0 +1,548 @@
+"""The pooling engine: N-D max, average and adaptive pooling with every rule explicit.
+
+One vectorised numpy engine for ``(N, C, *spatial)`` arrays with 1 to 3
+spatial axes, used by every framework mapping, plot and notebook.  The
+recipe is always the same, one visible numpy step at a time:
+
+1. work out where the windows go (:mod:`pooltutor.geometry`, shapes only);
+2. pad the input once, so that every tap of every window can be read;
+3. loop over the *taps* of the window (``K`` per axis, so 9 for a 3x3
+   window) and, for each tap, read one strided slice holding that tap's value
+   for every output position at once;
+4. reduce: keep a running maximum (and which tap won) or a running sum.
+
+The loop never runs over output positions: that is what
+:mod:`pooltutor.reference` does, and the tests compare the two.
+
+Every decision that frameworks disagree on is a named parameter:
+
+``rounding``
+    output-length rule: ``floor``, ``ceil``, ``ceil_torch``, ``floor_clip``, ``caffe``
+    (:mod:`pooltutor.geometry`).
+``pad_taps``
+    what padding taps are in a max window: ``skip`` (never compared: PyTorch,
+    ONNX, OpenVINO, Caffe, TensorFlow), ``neg_inf`` (compared as -inf, as the
+    TensorRT and PyTorch docs say) or ``lowest`` (compared as the dtype's lowest
+    finite value).
+``empty_value``
+    the value of a window with no input element: ``neg_inf`` (-inf; the
+    lowest integer for integer dtypes), ``lowest``, ``nan``, ``zero`` or
+    ``error``.
+``empty_index``
+    its index: ``minus_one`` or ``plane_start`` (0 inside its plane, OpenVINO).
+``nan_policy``
+    ``propagate_last`` (PyTorch: every NaN wins, so the index is the last NaN
+    in scan order), ``propagate_first`` (the first NaN sticks) or ``ignore``
+    (NaN never wins; OpenVINO, Caffe).
+``ties``
+    ``first`` (strict ``>``: the first maximum in row-major scan order wins,
+    as in every framework) or ``last``.
+``index_layout``
+    how a winner's position is flattened (:mod:`pooltutor.indexing`).
+``divisor`` (average)
+    ``valid`` (exclude padding), ``padded`` (include padding, clipped to the
+    padded extent), or an int (PyTorch's ``divisor_override``).
+
+>>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+>>> r = max_pool(x, kernel=2, stride=2, return_indices=True)
+>>> r.output[0, 0].tolist(), r.indices[0, 0].tolist()
+([[5.0, 7.0], [13.0, 15.0]], [[5, 7], [13, 15]])
+>>> avg_pool(x, kernel=2, stride=2).output[0, 0].tolist()
+[[2.5, 4.5], [10.5, 12.5]]
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import (
+    PoolTutorError,
+    PoolTutorTypeError,
+    check_choice,
+    check_int,
+    check_memory,
+    check_per_axis,
+    check_tensor,
+)
+from .geometry import (
+    ROUNDINGS,
+    AdaptiveGeometry,
+    PoolGeometry,
+    adaptive_geometry,
+    pool_geometry,
+)
+from .indexing import INDEX_LAYOUTS, from_plane
+from .reference import fill_value
+
+__all__ = [
+    "PoolResult",
+    "max_pool",
+    "avg_pool",
+    "adaptive_max_pool",
+    "adaptive_avg_pool",
+    "PAD_TAPS",
+    "EMPTY_VALUES",
+    "EMPTY_INDICES",
+    "NAN_POLICIES",
+    "TIES",
+]
+
+PAD_TAPS = ("skip", "neg_inf", "lowest")
+EMPTY_VALUES = ("neg_inf", "lowest", "nan", "zero", "error")
+EMPTY_INDICES = ("minus_one", "plane_start")
+NAN_POLICIES = ("propagate_last", "propagate_first", "ignore")
+TIES = ("first", "last")
+
+
+@dataclass(frozen=True, eq=False)
+class PoolResult:
+    """What a pooling produced, with everything needed to explain it.
+
+    Attributes
+    ----------
+    output : numpy.ndarray
+        ``(N, C, *out_spatial)``.
+    indices : numpy.ndarray or None
+        Max pooling only, in ``index_layout``; ``-1`` where no input element won.
+    geometry : PoolGeometry or AdaptiveGeometry
+        Where every window went.
+    op : str
+        ``"max"``, ``"avg"``, ``"adaptive_max"`` or ``"adaptive_avg"``.
+    rules : dict
+        The decisions in force (``pad_taps``, ``nan_policy``, ``divisor``, ...).
+    input : numpy.ndarray
+        The pooled input (not copied: do not modify it if you want to
+        ``explain()`` later).
+    """
+
+    output: np.ndarray
+    indices: np.ndarray | None
+    geometry: PoolGeometry | AdaptiveGeometry
+    op: str
+    rules: dict[str, Any] = field(default_factory=dict)
+    input: np.ndarray | None = field(default=None, repr=False)
+    index_layout: str = "plane"
+
+    def __iter__(self):
+        """Unpack as ``y, indices = result`` (indices may be None)."""
+        return iter((self.output, self.indices))
+
+    def explain(self, *index) -> str:
+        """Say in words how one output cell came about.
+
+        ``index`` is ``(n, c, *out_spatial)``, or just ``out_spatial`` when
+        ``N = C = 1``.  See :func:`pooltutor.explain.explain_cell`.
+        """
+        from .explain import explain_cell
+
+        return explain_cell(self, index)
+
+    def __repr__(self) -> str:
+        idx = "" if self.indices is None else f", indices {self.index_layout!r}"
+        rules = ", ".join(f"{k}={v!r}" for k, v in self.rules.items())
+        return (
+            f"PoolResult({self.op}: input {None if self.input is None else self.input.shape} -> "
+            f"output {self.output.shape} {self.output.dtype}{idx}; {rules})"
+        )
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_common(x, kernel, stride, padding, dilation, rounding):
+    x = check_tensor("x", x)
+    ndim = x.ndim - 2
+    kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
+    stride_t = kernel_t if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
+    dil_t = check_per_axis("dilation", dilation, ndim, minimum=1)
+    check_choice("rounding", rounding, ROUNDINGS)
+    geom = pool_geometry(x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
+    return x, geom
+
+
+def _padded_extent(geom: PoolGeometry) -> list[tuple[int, int]]:
+    """Per axis, how much to pad before / after so that every tap can be sliced."""
+    pads = []
+    for a in geom.axes:
+        reach = (a.output_size - 1) * a.stride + a.effective_kernel  # padded coords
+        after = max(0, reach - a.pad_begin - a.input_size)
+        pads.append((a.pad_begin, after))
+    return pads
+
+
+def _tap_slices(geom: PoolGeometry, tap: tuple[int, ...]) -> tuple[slice, ...]:
+    """The strided slice of the padded input that holds ``tap`` of every window."""
+    return tuple(
+        slice(j * a.dilation, j * a.dilation + (a.output_size - 1) * a.stride + 1, a.stride)
+        for a, j in zip(geom.axes, tap)
+    )
+
+
+def _axis_shape(ndim: int, axis: int, length: int) -> tuple[int, ...]:
+    shape = [1] * (2 + ndim)
+    shape[2 + axis] = length
+    return tuple(shape)
+
+
+def _axis_tap_tables(geom: PoolGeometry):
+    """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds."""
+    tables = []
+    for a in geom.axes:
+        o = np.arange(a.output_size)[:, None]
+        j = np.arange(a.kernel)[None, :]
+        pos = o * a.stride - a.pad_begin + j * a.dilation
+        is_input = (pos >= 0) & (pos < a.input_size)
+        in_padded = (pos >= -a.pad_begin) & (pos < a.input_size + a.pad_end)
+        tables.append((pos, is_input, in_padded))
+    return tables
+
+
+def _tap_mask(masks, tap, ndim):
+    """Outer product over axes of the per-axis masks of ``tap``; None when all True."""
+    combined = None
+    for axis, (mask, j) in enumerate(zip(masks, tap)):
+        column = mask[:, j]
+        if column.all():
+            continue
+        m = column.reshape(_axis_shape(ndim, axis, column.size))
+        combined = m if combined is None else combined & m
+    return combined
+
+
+# --------------------------------------------------------------------------- max
+
+
+def _check_max_rules(x, pad_taps, empty_value, empty_index, nan_policy, ties, index_layout):
+    check_choice("pad_taps", pad_taps, PAD_TAPS)
+    check_choice("empty_value", empty_value, EMPTY_VALUES)
+    check_choice("empty_index", empty_index, EMPTY_INDICES)
+    check_choice("nan_policy", nan_policy, NAN_POLICIES)
+    check_choice("ties", ties, TIES)
+    check_choice("index_layout", index_layout, INDEX_LAYOUTS)
+    if empty_value == "nan" and x.dtype.kind != "f":
+        raise PoolTutorError(
+            f"empty_value='nan' is not possible for x of dtype {x.dtype}: integers have no NaN; "
+            f"use 'neg_inf', 'lowest' or 'zero'"
+        )
+
+
+def _running_max(taps, out_shape, dtype, nan_policy, ties):
+    """Reduce ``(tap_id, values, mask)`` in scan order to the winner value and tap id.
+
+    ``mask`` (broadcastable to ``out_shape``, or None for "every output")
+    says where the tap may take part.  Returns ``(best, winner, has)``,
+    ``has`` False where nothing took part (an empty window).
+    """
+    is_float = np.dtype(dtype).kind == "f"
+    best = np.zeros(out_shape, dtype=dtype)
+    winner = np.full(out_shape, -1, dtype=np.int32)
+    has = np.zeros(out_shape, dtype=bool)
+    for tap_id, values, mask in taps:
+        if ties == "first":
+            take = values > best          # strict: an equal later value does not win
+        else:
+            take = values >= best
+        if is_float and nan_policy != "ignore":
+            nan = np.isnan(values)
+            if nan_policy == "propagate_last":
+                take |= nan               # every NaN takes over
+            else:
+                take |= nan & ~np.isnan(best)   # only the first NaN; then it sticks
+        allowed = np.ones(out_shape, dtype=bool) if mask is None else np.broadcast_to(mask, out_shape)
+        if is_float and nan_policy == "ignore":
+            allowed = allowed & ~np.isnan(values)
+        take = (take | ~has) & allowed   # the first allowed tap always starts the scan
+        np.copyto(best, values, where=take)
+        np.copyto(winner, tap_id, where=take)
+        has |= allowed
+    return best, winner, has
+
+
+def max_pool(
+    x,
+    kernel,
+    stride=None,
+    padding=0,
+    dilation=1,
+    *,
+    rounding: str = "floor",
+    pad_taps: str = "skip",
+    empty_value: str = "neg_inf",
+    empty_index: str = "minus_one",
+    nan_policy: str = "propagate_last",
+    ties: str = "first",
+    return_indices: bool = False,
+    index_layout: str = "plane",
+) -> PoolResult:
+    """N-D max pooling with every rule a named parameter (see the module docstring).
+
+    Parameters
+    ----------
+    x : array_like, shaped ``(N, C, *spatial)``, 1 to 3 spatial axes
+        Floats (16/32/64 bit) or integers; the output keeps the dtype.
+    kernel, stride, dilation : int or one int per spatial axis
+        ``stride`` defaults to ``kernel``.
+    padding : int, one int per axis, or one ``(begin, end)`` pair per axis
+        Any size >= 0, larger than the window too.
+    rounding, pad_taps, empty_value, empty_index, nan_policy, ties, index_layout : str
+        The rules; see the module docstring.
+    return_indices : bool
+        Also compute the winners' positions (``PoolResult.indices``, int64).
+
+    Returns
+    -------
+    PoolResult
+        ``output``, ``indices``, ``geometry`` and ``explain()``.
+
+    Examples
+    --------
+    The first maximum wins a tie (TV15), and a window of padding only is
+    -inf with index -1 (TV20: taps -1 and 2 of a 2-element input):
+
+    >>> r = max_pool(np.array([[[3.0, 3, 1, 3]]]), 2, 1, return_indices=True)
+    >>> r.output.tolist(), r.indices.tolist()
+    ([[[3.0, 3.0, 3.0]]], [[[0, 1, 3]]])
+    >>> r = max_pool(np.array([[[5.0, 7]]]), 2, 1, padding=1, dilation=3, return_indices=True)
+    >>> r.output.tolist(), r.indices.tolist()
+    ([[[-inf]]], [[[-1]]])
+
+    See Also
+    --------
+    pooltutor.reference.max_pool : the same, one loop at a time.
+    notebooks/01_window_placement.py : stepping through a max pool.
+    """
+    x, geom = _check_common(x, kernel, stride, padding, dilation, rounding)
+    _check_max_rules(x, pad_taps, empty_value, empty_index, nan_policy, ties, index_layout)
+    if not isinstance(return_indices, (bool, np.bool_)):
+        raise PoolTutorTypeError(f"return_indices={return_indices!r}: need True or False")
+    ndim = geom.ndim
+    out_shape = x.shape[:2] + geom.output_shape
+    tables = _axis_tap_tables(geom)
+    # which taps may take part: input taps only when padding is skipped,
+    # every tap inside the padded extent when padding is compared as a value
+    masks = [t[1] if pad_taps == "skip" else t[2] for t in tables]
+    if empty_value == "error":
+        empty_axes = [~m.any(axis=1) for m in masks]
+        if any(e.any() for e in empty_axes):
+            axis = next(i for i, e in enumerate(empty_axes) if e.any())
+            raise PoolTutorError(
+                f"empty_value='error': output position {int(np.argmax(empty_axes[axis]))} on "
+                f"spatial axis {axis} has no input element in its window ({geom!r})"
+            )
+
+    # 2. pad once; padding is filled with the value it is compared as
+    extent = _padded_extent(geom)
+    padded_shape = x.shape[:2] + tuple(s + b + a for s, (b, a) in zip(x.shape[2:], extent))
+    check_memory("padding x", padded_shape, x.dtype.itemsize)
+    fill = fill_value(x.dtype, "lowest" if pad_taps == "lowest" else "neg_inf")
+    xp = np.pad(x, [(0, 0), (0, 0)] + extent, mode="constant", constant_values=fill)
+
+    # 3. one strided slice per tap, in row-major scan order of the window
+    def taps():
+        for tap_id, tap in enumerate(itertools.product(*(range(k) for k in geom.kernel))):
+            values = xp[(slice(None), slice(None)) + _tap_slices(geom, tap)]
+            yield tap_id, values, _tap_mask(masks, tap, ndim)
+
+    # 4. reduce
+    best, winner, has = _running_max(taps(), out_shape, x.dtype, nan_policy, ties)
+    if empty_value != "error" and not has.all():
+        best[~has] = fill_value(x.dtype, empty_value)
+
+    indices = None
+    if return_indices:
+        plane, won_by_input = _decode_winners(winner, tables, geom)
+        plane = np.where(won_by_input, plane, -1)
+        plane = np.where(has, plane, 0 if empty_index == "plane_start" else -1)
+        indices = from_plane(plane, x.shape, index_layout)
+    rules = dict(rounding=rounding, pad_taps=pad_taps, empty_value=empty_value,
+                 empty_index=empty_index, nan_policy=nan_policy, ties=ties)
+    return PoolResult(best, indices, geom, "max", rules, x, index_layout)
+
+
+def _decode_winners(winner, tables, geom):
+    """Plane positions (row-major) of the winning taps, and whether each is an input tap."""
+    ndim = geom.ndim
+    safe = np.where(winner < 0, 0, winner)
+    js = np.unravel_index(safe, geom.kernel)
+    plane = np.zeros(winner.shape, dtype=np.int64)
+    is_input = np.ones(winner.shape, dtype=bool)
+    for axis, (pos, inp, _) in enumerate(tables):
+        o = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))
+        p = pos[o, js[axis]]
+        is_input &= inp[o, js[axis]]
+        plane = plane * geom.axes[axis].input_size + p
+    return plane, is_input
+
+
+# --------------------------------------------------------------------------- average
+
+DIVISORS = ("valid", "padded")
+
+
+def _divisor_counts(tables, which: int, ndim: int) -> np.ndarray:
+    """Per-output number of taps, an outer product of per-axis counts."""
+    count = np.ones((1, 1) + (1,) * ndim, dtype=np.int64)
+    for axis, t in enumerate(tables):
+        per_axis = t[which].sum(axis=1)
+        count = count * per_axis.reshape(_axis_shape(ndim, axis, per_axis.size))
+    return count
+
+
+def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "floor",
+             divisor="valid") -> PoolResult:
+    """N-D average pooling.
+
+    Parameters
+    ----------
+    divisor : {'valid', 'padded'} or int
+        ``'valid'``: the number of input elements in the window (padding
+        excluded: ONNX, TensorRT, TensorFlow default); ``'padded'``: the taps
+        inside the padded extent, padding included but a ceil-mode overhang
+        past it excluded (PyTorch ``count_include_pad=True``, Caffe); an int
+        replaces the divisor (PyTorch ``divisor_override``).  A window with
+        divisor 0 (no element at all) gives 0.
+
+    Floats keep their dtype (the sum is taken in float64 and rounded once);
+    integers give float64.
+
+    Examples
+    --------
+    TV14: ``x = 1..6``, K3 S2 pads 1/1, ceil: the last window holds x5, one
+    padding tap and one tap past the padded input.
+
+    >>> x = np.arange(1.0, 7.0).reshape(1, 1, 6)
+    >>> avg_pool(x, 3, 2, padding=1, rounding="ceil_torch").output.ravel().tolist()
+    [1.5, 3.0, 5.0, 6.0]
+    >>> avg_pool(x, 3, 2, padding=1, rounding="ceil_torch", divisor="padded").output.ravel().tolist()
+    [1.0, 3.0, 5.0, 3.0]
+    """
+    x, geom = _check_common(x, kernel, stride, padding, dilation, rounding)
+    if isinstance(divisor, str):
+        check_choice("divisor", divisor, DIVISORS)
+    else:
+        try:
+            divisor = check_int("divisor", divisor, minimum=1)
+        except PoolTutorTypeError:
+            raise PoolTutorTypeError(
+                f"divisor={divisor!r}: need 'valid', 'padded' or an int >= 1"
+            ) from None
+    ndim = geom.ndim
+    out_shape = x.shape[:2] + geom.output_shape
+    tables = _axis_tap_tables(geom)
+    extent = _padded_extent(geom)
+    acc_dtype = np.float64
+    padded_shape = x.shape[:2] + tuple(s + b + a for s, (b, a) in zip(x.shape[2:], extent))
+    check_memory("padding x", padded_shape, 8)
+    # padding adds 0 to the sum; it only matters for the divisor
+    xp = np.pad(x.astype(acc_dtype, copy=False), [(0, 0), (0, 0)] + extent)
+    total = np.zeros(out_shape, dtype=acc_dtype)
+    for tap in itertools.product(*(range(k) for k in geom.kernel)):
+        total += xp[(slice(None), slice(None)) + _tap_slices(geom, tap)]
+    if isinstance(divisor, int):
+        count = np.full((1,) * (2 + ndim), divisor, dtype=np.int64)
+    else:
+        count = _divisor_counts(tables, 1 if divisor == "valid" else 2, ndim)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(count > 0, total / np.maximum(count, 1), 0.0)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    rules = dict(rounding=rounding, divisor=divisor)
+    return PoolResult(out.astype(out_dtype, copy=False), None, geom, "avg", rules, x)
+
+
+# --------------------------------------------------------------------------- adaptive
+
+
+def _adaptive_tables(geom: AdaptiveGeometry):
+    """Per axis: positions ``(O, Lmax)`` of the bin elements (clipped) and a validity mask."""
+    tables = []
+    for a in geom.axes:
+        start = np.array([b[0] for b in a.bins])[:, None]
+        stop = np.array([b[1] for b in a.bins])[:, None]
+        pos = start + np.arange(a.max_bin)[None, :]
+        valid = pos < stop
+        tables.append((np.minimum(pos, a.input_size - 1), valid))
+    return tables
+
+
+def _adaptive_check(x, output_size):
+    x = check_tensor("x", x)
+    ndim = x.ndim - 2
+    outs = check_per_axis("output_size", output_size, ndim, minimum=1)
+    return x, adaptive_geometry(x.shape[2:], outs)
+
+
+def _adaptive_taps(x, geom, tables):
+    """For each tap of the largest bin: the gathered values ``(N, C, *O)`` and the mask."""
+    ndim = geom.ndim
+    for tap_id, tap in enumerate(itertools.product(*(range(a.max_bin) for a in geom.axes))):
+        index = [slice(None), slice(None)]
+        mask = None
+        for axis, ((pos, valid), j) in enumerate(zip(tables, tap)):
+            shape = [1] * ndim
+            shape[axis] = pos.shape[0]
+            index.append(pos[:, j].reshape(shape))
+            if not valid[:, j].all():
+                m = valid[:, j].reshape(_axis_shape(ndim, axis, pos.shape[0]))
+                mask = m if mask is None else mask & m
+        yield tap_id, x[tuple(index)], mask
+
+
+def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", ties: str = "first",
+                      return_indices: bool = False, index_layout: str = "plane") -> PoolResult:
+    """Adaptive max pooling: output cell ``i`` reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``.
+
+    Bins overlap when ``I % O != 0``; indices are plane positions by default
+    (PyTorch, OpenVINO AdaptiveMaxPool-8).
+
+    >>> x = np.array([[[3.0, 1, 4, 1, 5]]])                 # TV24: 5 -> 3
+    >>> r = adaptive_max_pool(x, 3, return_indices=True)
+    >>> r.output.tolist(), r.indices.tolist()
+    ([[[3.0, 4.0, 5.0]]], [[[0, 2, 4]]])
+    """
+    x, geom = _adaptive_check(x, output_size)
+    check_choice("nan_policy", nan_policy, NAN_POLICIES)
+    check_choice("ties", ties, TIES)
+    check_choice("index_layout", index_layout, INDEX_LAYOUTS)
+    tables = _adaptive_tables(geom)
+    out_shape = x.shape[:2] + geom.output_shape
+    best, winner, has = _running_max(_adaptive_taps(x, geom, tables), out_shape, x.dtype,
+                                     nan_policy, ties)
+    if not has.all():                   # only when every element of a bin was an ignored NaN
+        best[~has] = fill_value(x.dtype, "neg_inf")
+    indices = None
+    if return_indices:
+        js = np.unravel_index(np.where(winner < 0, 0, winner), tuple(a.max_bin for a in geom.axes))
+        plane = np.zeros(out_shape, dtype=np.int64)
+        for axis, (pos, _) in enumerate(tables):
+            o = np.arange(pos.shape[0]).reshape(_axis_shape(geom.ndim, axis, pos.shape[0]))
+            plane = plane * geom.axes[axis].input_size + pos[o, js[axis]]
+        plane = np.where(has, plane, -1)
+        indices = from_plane(plane, x.shape, index_layout)
+    rules = dict(nan_policy=nan_policy, ties=ties)
+    return PoolResult(best, indices, geom, "adaptive_max", rules, x, index_layout)
+
+
+def adaptive_avg_pool(x, output_size) -> PoolResult:
+    """Adaptive average pooling over the bins of :func:`adaptive_max_pool`.
+
+    >>> adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5]]]), 3).output.tolist()   # TV24
+    [[[2.0, 2.0, 3.0]]]
+    """
+    x, geom = _adaptive_check(x, output_size)
+    tables = _adaptive_tables(geom)
+    out_shape = x.shape[:2] + geom.output_shape
+    xf = x.astype(np.float64, copy=False)
+    total = np.zeros(out_shape, dtype=np.float64)
+    for _, values, mask in _adaptive_taps(xf, geom, tables):
+        total += values if mask is None else np.where(mask, values, 0.0)
+    count = np.ones((1, 1) + (1,) * geom.ndim, dtype=np.int64)
+    for axis, a in enumerate(geom.axes):
+        sizes = np.array([b - s for s, b in a.bins])
+        count = count * sizes.reshape(_axis_shape(geom.ndim, axis, sizes.size))
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    return PoolResult((total / count).astype(out_dtype, copy=False), None, geom, "adaptive_avg",
+                      {}, x)
