@@ -241,8 +241,11 @@ def test_console_script_and_wheel_config():
     config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
     assert config["project"]["scripts"] == {"pooltutor": "pooltutor.cli:main"}
     wheel = config["tool"]["hatch"]["build"]["targets"]["wheel"]
-    assert wheel["packages"] == ["pooltutor"]
-    assert wheel["force-include"]["notebooks"] == "pooltutor/notebooks"
+    # like packages = ["pooltutor"], plus notebooks/*.py as package data (not the .ipynb)
+    assert wheel["only-include"] == ["pooltutor", "notebooks"]
+    assert wheel["sources"] == {"notebooks": "pooltutor/notebooks"}
+    assert "notebooks/*.ipynb" in wheel["exclude"]
+    assert wheel["force-include"] == {"jupytext.toml": "pooltutor/notebooks/jupytext.toml"}
 
 
 def test_pytest_is_configured_strictly():
