@@ -1,0 +1,1067 @@
+"""One thin function per framework operator: each framework's pooling, exactly.
+
+Every function here is a *mapping*: it checks the parameters the way the
+framework spells them, translates them into the engine's vocabulary
+(:mod:`pooltutor.pooling`: ``rounding``, ``pad_taps``, ``empty_value``,
+``nan_policy``, ``ties``, ``index_layout``, ``divisor``) and calls the engine.
+No function computes a pooling or an output size of its own; the rules each
+one hands to the engine are listed in :data:`ENGINE_RULES` (and, with the
+reasons, in ``docs/frameworks.md``).
+
+=================================== ==========================================================
+function                            framework operator
+=================================== ==========================================================
+:func:`torch_max_pool`              ``torch.nn.functional.max_pool1d/2d/3d``
+:func:`torch_avg_pool`              ``torch.nn.functional.avg_pool1d/2d/3d``
+:func:`torch_adaptive_max_pool`     ``torch.nn.functional.adaptive_max_pool1d/2d/3d``
+:func:`torch_adaptive_avg_pool`     ``torch.nn.functional.adaptive_avg_pool1d/2d/3d``
+:func:`onnx_max_pool`               ONNX ``MaxPool`` (opset 22), ``Y`` and ``Indices``
+:func:`onnx_average_pool`           ONNX ``AveragePool`` (opset 22)
+:func:`openvino_max_pool`           OpenVINO ``MaxPool-14`` (``MaxPool-8`` without ``ceil_torch``)
+:func:`openvino_adaptive_max_pool`  OpenVINO ``AdaptiveMaxPool-8``
+:func:`openvino_adaptive_avg_pool`  OpenVINO ``AdaptiveAvgPool-8``
+:func:`directml_max_pooling2`       DirectML ``DML_MAX_POOLING2_OPERATOR_DESC``
+:func:`tensorrt_pooling`            TensorRT ``IPoolingLayer`` with its ``PaddingMode``
+:func:`tensorflow_max_pool_with_argmax`  ``tf.nn.max_pool_with_argmax``
+=================================== ==========================================================
+
+Where a framework's specification and its runtime disagree, the function
+follows the specification and its docstring says what the runtime does
+instead (semantics.md, beside the spec, has the evidence).
+
+The same input, three index conventions (TV22's first plane):
+
+>>> x = np.arange(12.0).reshape(1, 2, 2, 3)
+>>> torch_max_pool(x, 2, 1, return_indices=True)[1].tolist()      # per plane
+[[[[4, 5]], [[4, 5]]]]
+>>> onnx_max_pool(x, [2, 2])[1].tolist()                           # whole tensor
+[[[[4, 5]], [[10, 11]]]]
+>>> onnx_max_pool(x, [2, 2], storage_order=1)[1].tolist()          # column-major in the plane
+[[[[3, 5]], [[9, 11]]]]
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from . import pooling
+from .errors import (
+    PoolTutorError,
+    PoolTutorTypeError,
+    check_choice,
+    check_int,
+    check_per_axis,
+    check_tensor,
+)
+from .geometry import effective_window, pool_geometry, same_padding
+from .indexing import from_plane
+from .reference import fill_value
+
+__all__ = [
+    "ENGINE_RULES",
+    "torch_max_pool",
+    "torch_avg_pool",
+    "torch_adaptive_max_pool",
+    "torch_adaptive_avg_pool",
+    "onnx_max_pool",
+    "onnx_average_pool",
+    "openvino_max_pool",
+    "openvino_adaptive_max_pool",
+    "openvino_adaptive_avg_pool",
+    "directml_max_pooling2",
+    "tensorrt_pooling",
+    "tensorflow_max_pool_with_argmax",
+]
+
+# --------------------------------------------------------------------------- the rules
+
+_MAX_FIRST_NAN_LAST = dict(pad_taps="skip", empty_value="neg_inf", empty_index="minus_one",
+                           nan_policy="propagate_last", ties="first")
+
+#: The fixed engine rules each dialect passes to :mod:`pooltutor.pooling`
+#: (read-only).  The parameters that depend on the call (``rounding`` from
+#: ``ceil_mode`` / ``rounding_type`` / ``padding_mode``, ``divisor`` from
+#: ``count_include_pad``, ``index_layout`` from ``storage_order``) are given
+#: as the choice they are made from.
+ENGINE_RULES = MappingProxyType({
+    "torch_max_pool": MappingProxyType(dict(
+        _MAX_FIRST_NAN_LAST, rounding="floor | ceil_torch (ceil_mode)", index_layout="plane")),
+    "torch_avg_pool": MappingProxyType(dict(
+        rounding="floor | ceil_torch (ceil_mode)",
+        divisor="padded (count_include_pad=True) | valid | divisor_override")),
+    "torch_adaptive_max_pool": MappingProxyType(dict(
+        nan_policy="propagate_last", ties="first", index_layout="plane")),
+    "torch_adaptive_avg_pool": MappingProxyType({}),
+    "onnx_max_pool": MappingProxyType(dict(
+        _MAX_FIRST_NAN_LAST, rounding="floor | ceil_torch (ceil_mode); SAME_*, VALID: floor",
+        index_layout="tensor (storage_order=0) | tensor_colmajor (storage_order=1)")),
+    "onnx_average_pool": MappingProxyType(dict(
+        rounding="floor | ceil_torch (ceil_mode); SAME_*, VALID: floor",
+        divisor="valid (count_include_pad=0) | padded (1)")),
+    "openvino_max_pool": MappingProxyType(dict(
+        pad_taps="skip", empty_value="lowest", empty_index="plane_start", nan_policy="ignore",
+        ties="first", rounding="floor | ceil | ceil_torch (rounding_type); same_*: floor",
+        index_layout="tensor, then modulo prod(shape[axis:])")),
+    "openvino_adaptive_max_pool": MappingProxyType(dict(
+        nan_policy="ignore", ties="first", index_layout="plane")),
+    "openvino_adaptive_avg_pool": MappingProxyType({}),
+    "directml_max_pooling2": MappingProxyType(dict(
+        _MAX_FIRST_NAN_LAST, rounding="floor", index_layout="tensor (as uint32)")),
+    "tensorrt_pooling": MappingProxyType(dict(
+        pad_taps="neg_inf", empty_value="neg_inf", nan_policy="propagate_last", ties="first",
+        rounding="MODE_RULES[padding_mode].pooling_rounding",
+        divisor="valid (average_count_excludes_padding=True) | padded")),
+    "tensorflow_max_pool_with_argmax": MappingProxyType(dict(
+        _MAX_FIRST_NAN_LAST, rounding="floor",
+        index_layout="nhwc | nhwc_batch (include_batch_in_index)")),
+})
+
+
+# --------------------------------------------------------------------------- shared checks
+
+
+def _rules(name: str, *keys: str) -> dict[str, Any]:
+    """The fixed engine rules of dialect ``name`` (only ``keys``)."""
+    rules = ENGINE_RULES[name]
+    return {k: rules[k] for k in keys}
+
+
+_MAX_KEYS = ("pad_taps", "empty_value", "empty_index", "nan_policy", "ties")
+
+
+def _flag(name: str, value: Any, spelling: str = "True or False") -> bool:
+    """A boolean switch given as bool or as the int 0 / 1 (ONNX attributes are ints)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (numbers.Integral, np.integer)):
+        if value in (0, 1):
+            return bool(value)
+        raise PoolTutorError(f"{name}={value!r} is not allowed: need {spelling}")
+    raise PoolTutorTypeError(f"{name}={value!r} has type {type(value).__name__}: need {spelling}")
+
+
+def _spatial_ndim(x: np.ndarray) -> int:
+    return x.ndim - 2
+
+
+def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, *,
+                  kernel_name: str, reason: str, overhang_ok: bool = False):
+    """``pool_geometry`` of ``x``'s spatial shape; a window that does not fit the padded
+    input is reported with the framework's parameter name and reason.
+
+    ``overhang_ok``: the framework itself accepts a single window longer than
+    the padded input when ceil mode rounds ``(M - DK) / S`` in ``(-1, 0)`` up
+    to 0 (PyTorch, ONNX); pooltutor's geometry does not, and says so.
+    """
+    spatial = x.shape[2:]
+    rows = zip(spatial, kernel, dilation, pads, strict=True)
+    for axis, (size, k, d, (pb, pe)) in enumerate(rows):
+        dk = effective_window(k, d)
+        if dk > size + pb + pe:
+            shown = kernel[0] if len(kernel) == 1 else kernel
+            if overhang_ok and rounding == "ceil_torch" and size + pb + pe - dk > -stride[axis]:
+                reason = (
+                    "the framework rounds up to one window that starts inside the input and "
+                    "overhangs the padded input, but pooltutor.geometry only places windows "
+                    "that fit the padded input (a known pooltutor limitation)"
+                )
+            raise PoolTutorError(
+                f"{kernel_name}={shown!r} does not fit x: on spatial axis {axis} the dilated "
+                f"window (K-1)*D+1 = ({k}-1)*{d}+1 = {dk} is longer than the padded input "
+                f"{size}+{pb}+{pe} = {size + pb + pe}; {reason}"
+            )
+    return pool_geometry(spatial, kernel, stride, pads, dilation, rounding)
+
+
+# --------------------------------------------------------------------------- PyTorch
+
+_TORCH_TOO_SMALL = "PyTorch: 'Output size is too small'"
+
+
+def _torch_padding(padding, ndim: int) -> tuple[int, ...]:
+    if isinstance(padding, (list, tuple)) and any(isinstance(p, (list, tuple)) for p in padding):
+        raise PoolTutorTypeError(
+            f"padding={padding!r} is not allowed: PyTorch padding is symmetric, one int or one "
+            f"int per spatial axis ({ndim}) used on both sides; pad asymmetrically first "
+            f"(numpy.pad / torch.nn.functional.pad with value=-inf)"
+        )
+    return check_per_axis("padding", padding, ndim, minimum=0)
+
+
+def _torch_half_kernel(padding, kernel, which: str) -> None:
+    """PyTorch: ``padding <= kernel_size // 2`` on every axis."""
+    for axis, (p, k) in enumerate(zip(padding, kernel, strict=True)):
+        if p > k // 2:
+            raise PoolTutorError(
+                f"padding={padding[0] if len(padding) == 1 else padding!r} is not allowed: "
+                f"pad should be at most half of {which} (PyTorch), but got pad={p} and "
+                f"kernel_size={k} on spatial axis {axis}; need padding <= kernel_size // 2 = "
+                f"{k // 2}"
+            )
+
+
+def _torch_common(x, kernel_size, stride, padding):
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    kernel = check_per_axis("kernel_size", kernel_size, ndim, minimum=1)
+    stride_t = kernel if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
+    pad = _torch_padding(padding, ndim)
+    return x, ndim, kernel, stride_t, pad
+
+
+def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                   return_indices=False):
+    """PyTorch ``max_pool1d`` / ``max_pool2d`` / ``max_pool3d`` (chosen by the rank of ``x``).
+
+    PyTorch pads symmetrically, at most half the (undilated) kernel; with
+    ``ceil_mode`` it rounds the output length up and then drops a last window
+    that would start in the end padding (rule ``ceil_torch``).  Padding is
+    skipped, the first maximum in row-major scan order wins a tie, and NaN
+    propagates: every NaN takes over, so the index is that of the *last* NaN
+    in scan order.  Indices are int64 positions inside each ``(n, c)`` plane.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, L)``, ``(N, C, H, W)`` or ``(N, C, D, H, W)``
+    kernel_size, stride, dilation : int or one int per spatial axis
+        ``stride`` defaults to ``kernel_size``.
+    padding : int or one int per spatial axis
+        The same on both sides, ``<= kernel_size // 2`` (PyTorch: "pad should
+        be at most half of kernel size", checked on the undilated kernel).
+    ceil_mode, return_indices : bool
+
+    Returns
+    -------
+    Y, or ``(Y, indices)`` with int64 per-plane indices.
+
+    Notes
+    -----
+    A window with no input element (possible with dilation, TV20) gives
+    ``-inf`` (the lowest integer for integer input) and index ``-1`` here;
+    PyTorch's CPU kernel returns ``-inf`` with an index that points *outside*
+    the input (TV20: 2 for a 2-element input).
+
+    Examples
+    --------
+    >>> x = np.arange(1.0, 6.0).reshape(1, 1, 5)
+    >>> y, i = torch_max_pool(x, 2, 2, padding=1, ceil_mode=True, return_indices=True)  # TV03
+    >>> y.tolist(), i.tolist()
+    ([[[1.0, 3.0, 5.0]]], [[[0, 2, 4]]])
+    >>> torch_max_pool(np.array([[[3.0, 3, 1, 3]]]), 2, 1, return_indices=True)[1].tolist()
+    [[[0, 1, 3]]]
+    """
+    x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
+    dil = check_per_axis("dilation", dilation, ndim, minimum=1)
+    ceil = _flag("ceil_mode", ceil_mode)
+    want = _flag("return_indices", return_indices)
+    _torch_half_kernel(pad, kernel, "kernel size")
+    rounding = "ceil_torch" if ceil else "floor"
+    _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], dil, rounding,
+                  kernel_name="kernel_size", reason=_TORCH_TOO_SMALL, overhang_ok=True)
+    r = pooling.max_pool(x, kernel, stride_t, pad, dil, rounding=rounding,
+                         return_indices=want, index_layout="plane",
+                         **_rules("torch_max_pool", *_MAX_KEYS))
+    return (r.output, r.indices) if want else r.output
+
+
+def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
+                   count_include_pad=True, divisor_override=None):
+    """PyTorch ``avg_pool1d`` / ``avg_pool2d`` / ``avg_pool3d`` (chosen by the rank of ``x``).
+
+    Symmetric padding of at most half the kernel, the ``ceil_torch`` rule
+    with ``ceil_mode``.  The divisor is, by default (``count_include_pad=True``),
+    the window clipped to the padded extent ``[-p, I + p)``: padding counts, a
+    ceil-mode overhang past the padding does not (TV14); with
+    ``count_include_pad=False`` only input elements count;
+    ``divisor_override`` (``avg_pool2d`` / ``avg_pool3d`` only) replaces it.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+        Floats keep their dtype; integers give float64 (PyTorch refuses
+        integer average pooling; pooltutor computes it).
+    kernel_size, stride : int or one int per spatial axis
+    padding : int or one int per spatial axis, ``<= kernel_size // 2``
+    ceil_mode, count_include_pad : bool
+    divisor_override : int or None
+        Any non-zero int (PyTorch: "divisor must be not zero"; a negative
+        one is accepted and negates the average, as in PyTorch).
+
+    Examples
+    --------
+    TV14: the last window holds ``x5``, one padding tap and one tap past the
+    padded input, so it divides by 2:
+
+    >>> x = np.arange(1.0, 7.0).reshape(1, 1, 6)
+    >>> torch_avg_pool(x, 3, 2, padding=1, ceil_mode=True).tolist()
+    [[[1.0, 3.0, 5.0, 3.0]]]
+    >>> torch_avg_pool(x, 3, 2, padding=1, ceil_mode=True, count_include_pad=False).tolist()
+    [[[1.5, 3.0, 5.0, 6.0]]]
+    """
+    x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
+    ceil = _flag("ceil_mode", ceil_mode)
+    include = _flag("count_include_pad", count_include_pad)
+    sign = 1
+    if divisor_override is None:
+        divisor = "padded" if include else "valid"
+    else:
+        if ndim == 1:
+            raise PoolTutorError(
+                f"divisor_override={divisor_override!r} is not allowed for x with one spatial "
+                f"axis: torch.nn.functional.avg_pool1d has no divisor_override (only "
+                f"avg_pool2d and avg_pool3d)"
+            )
+        d = check_int("divisor_override", divisor_override)
+        if d == 0:
+            raise PoolTutorError(
+                "divisor_override=0 is not allowed: divisor must be not zero (PyTorch); need a "
+                "non-zero int or None"
+            )
+        divisor, sign = abs(d), (1 if d > 0 else -1)
+    _torch_half_kernel(pad, kernel, "effective kernel size")
+    rounding = "ceil_torch" if ceil else "floor"
+    _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], (1,) * ndim, rounding,
+                  kernel_name="kernel_size", reason=_TORCH_TOO_SMALL, overhang_ok=True)
+    y = pooling.avg_pool(x, kernel, stride_t, pad, rounding=rounding, divisor=divisor).output
+    return y if sign > 0 else -y
+
+
+def _torch_output_size(x, output_size, ndim):
+    """PyTorch's ``output_size``: an int, or one entry per axis where None keeps the input size."""
+    if isinstance(output_size, (list, tuple)) and any(o is None for o in output_size):
+        if len(output_size) != ndim:
+            raise PoolTutorError(
+                f"output_size={output_size!r} has {len(output_size)} entries: need one int or "
+                f"{ndim} (one per spatial axis; None keeps that axis)"
+            )
+        output_size = [x.shape[2 + i] if o is None else o for i, o in enumerate(output_size)]
+    try:
+        return check_per_axis("output_size", output_size, ndim, minimum=1)
+    except PoolTutorError as exc:
+        raise PoolTutorError(
+            f"{exc} (PyTorch returns an empty tensor for an output size of 0; pooltutor refuses it)"
+        ) from None
+
+
+def torch_adaptive_max_pool(x, output_size, return_indices=False):
+    """PyTorch ``adaptive_max_pool1d`` / ``2d`` / ``3d``.
+
+    Output cell ``i`` of an axis reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``;
+    bins overlap when ``I % O != 0``.  Ties go to the first maximum in
+    row-major order, NaN propagates with the index of the last NaN, and
+    indices are int64 positions inside each ``(n, c)`` plane.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+    output_size : int or one entry per spatial axis
+        ``None`` in an entry keeps that axis's input size (as PyTorch).
+    return_indices : bool
+
+    Examples
+    --------
+    >>> x = np.array([[[3.0, 1, 4, 1, 5]]])                      # TV24: 5 -> 3
+    >>> y, i = torch_adaptive_max_pool(x, 3, return_indices=True)
+    >>> y.tolist(), i.tolist()
+    ([[[3.0, 4.0, 5.0]]], [[[0, 2, 4]]])
+    """
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    out = _torch_output_size(x, output_size, ndim)
+    want = _flag("return_indices", return_indices)
+    r = pooling.adaptive_max_pool(x, out, return_indices=want,
+                                  **_rules("torch_adaptive_max_pool", "nan_policy", "ties",
+                                           "index_layout"))
+    return (r.output, r.indices) if want else r.output
+
+
+def torch_adaptive_avg_pool(x, output_size):
+    """PyTorch ``adaptive_avg_pool1d`` / ``2d`` / ``3d``: the mean of each adaptive bin.
+
+    >>> torch_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2]]]), 4).tolist()   # TV25
+    [[[2.0, 2.0, 5.0, 5.5]]]
+    """
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    out = _torch_output_size(x, output_size, ndim)
+    return pooling.adaptive_avg_pool(x, out).output
+
+
+# --------------------------------------------------------------------------- ONNX
+
+_ONNX_AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
+_ONNX_TOO_SMALL = "ONNX: the output size would be < 1"
+
+
+def _onnx_pads(pads, ndim: int) -> tuple[tuple[int, int], ...]:
+    """ONNX ``pads = [x1_begin, x2_begin, ..., x1_end, x2_end, ...]`` to per-axis pairs."""
+    n = 2 * ndim
+    if isinstance(pads, np.ndarray):
+        pads = pads.tolist()
+    if isinstance(pads, (str, bytes)) or not isinstance(pads, Sequence):
+        raise PoolTutorTypeError(
+            f"pads={pads!r} has type {type(pads).__name__}: ONNX pads is a list of {n} ints "
+            f"[x1_begin, x2_begin, ..., x1_end, x2_end, ...] (2 per spatial axis)"
+        )
+    if len(pads) != n:
+        raise PoolTutorError(
+            f"pads={list(pads)!r} has {len(pads)} entries: ONNX pads needs {n} "
+            f"[x1_begin, x2_begin, ..., x1_end, x2_end, ...] for {ndim} spatial axes"
+        )
+    flat = check_per_axis("pads", list(pads), n, minimum=0)
+    return tuple((flat[i], flat[i + ndim]) for i in range(ndim))
+
+
+def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode):
+    """Check the shared MaxPool / AveragePool attributes; return the engine arguments."""
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    kernel = check_per_axis("kernel_shape", kernel_shape, ndim, minimum=1)
+    stride_t = (1,) * ndim if strides is None else check_per_axis("strides", strides, ndim,
+                                                                   minimum=1)
+    dil = (1,) * ndim if dilations is None else check_per_axis("dilations", dilations, ndim,
+                                                                minimum=1)
+    if isinstance(auto_pad, bytes):          # an ONNX attribute read from a model
+        auto_pad = auto_pad.decode("ascii", "replace")
+    check_choice("auto_pad", auto_pad, _ONNX_AUTO_PADS)
+    ceil = _flag("ceil_mode", ceil_mode, "0 or 1")
+    if auto_pad == "NOTSET":
+        pairs = ((0, 0),) * ndim if pads is None else _onnx_pads(pads, ndim)
+        rounding = "ceil_torch" if ceil else "floor"
+    else:
+        if pads is not None:
+            raise PoolTutorError(
+                f"pads={pads!r} is not allowed with auto_pad={auto_pad!r}: the ONNX pads "
+                f"attribute cannot be used simultaneously with auto_pad (leave pads=None, or "
+                f"use auto_pad='NOTSET')"
+            )
+        if auto_pad == "VALID":
+            pairs = ((0, 0),) * ndim
+        else:
+            upper = auto_pad == "SAME_UPPER"
+            pairs = tuple(same_padding(i, k, s, d, upper=upper)
+                          for i, k, s, d in zip(x.shape[2:], kernel, stride_t, dil, strict=True))
+        # SAME: O = ceil(I / S) exactly; VALID: the spec's formula is the floor
+        # size, with or without ceil_mode
+        rounding = "floor"
+    _fit_geometry(x, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
+                  reason=_ONNX_TOO_SMALL, overhang_ok=True)
+    return x, kernel, stride_t, pairs, dil, rounding
+
+
+def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto_pad="NOTSET",
+                  ceil_mode=0, storage_order=0):
+    """ONNX ``MaxPool`` (opset 22) with both outputs, ``(Y, Indices)``.
+
+    Explicit ``pads`` (any values ``>= 0``) with the floor rule, or with
+    ``ceil_mode=1`` the ``ceil_torch`` rule ("sliding windows that would
+    start in the right padded region are ignored").  ``auto_pad``
+    ``SAME_UPPER`` / ``SAME_LOWER`` give ``O = ceil(I/S)`` with the total pad
+    ``(O-1)*S + DK - I`` (clamped at 0) from the *dilated* kernel, the odd
+    extra pad at the end / the beginning; ``VALID`` pads nothing and, as the
+    spec's formula ``ceil((I - DK + 1)/S)`` says, gives the floor size even
+    with ``ceil_mode=1``.  Padding is excluded from the maximum.  Indices are
+    int64 positions in the whole ``N*C*spatial`` tensor; with
+    ``storage_order=1`` the position inside the plane is written
+    column-major (first spatial axis fastest), after the plane offset.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+    kernel_shape : int or one int per spatial axis
+    strides, dilations : int, one int per spatial axis, or None (all 1)
+        Unlike PyTorch, ONNX strides default to 1, not to the kernel.
+    pads : list of ``2 * spatial`` ints or None
+        ``[x1_begin, x2_begin, ..., x1_end, x2_end, ...]``; cannot be used
+        together with ``auto_pad`` other than ``'NOTSET'``.
+    auto_pad : {'NOTSET', 'SAME_UPPER', 'SAME_LOWER', 'VALID'}
+    ceil_mode, storage_order : {0, 1}
+
+    Returns
+    -------
+    (Y, Indices)
+        ``Y`` in the dtype of ``x``; ``Indices`` int64.
+
+    Notes
+    -----
+    Rules the spec leaves open, as pooltutor fixes them: ties go to the
+    first maximum in row-major scan order, and ``storage_order=1`` encodes
+    that same winner column-major (TV16 gives 2, not the column-major
+    smallest tie 1), as onnxruntime does.  A window with no input element
+    gives ``-inf`` (the dtype's lowest value for integers) and index ``-1``.
+    NaN (the spec is silent): pooltutor propagates it as PyTorch does, the
+    last NaN in scan order winning, so any NaN in a window gives NaN.
+
+    What onnxruntime 1.32 (CPU) does instead:
+
+    * it rejects any pad ``>= kernel`` at session creation ("Pad should be
+      smaller than kernel"), although the spec allows it;
+    * ``SAME_*`` with dilation: it computes the total pad from the
+      *undilated* kernel and returns the wrong size (TV12: ``I=5, K=2, D=2,
+      S=1`` gives 4 outputs instead of 5);
+    * ``VALID`` with ``ceil_mode=1``: it rounds up without the clip (TV39:
+      3x3, K2, S2 gives 2x2 instead of the spec's 1x1);
+    * ``pads`` together with ``auto_pad``: it ignores ``pads`` silently;
+    * a window with no input element: ``-3.4028235e38`` (float32's lowest)
+      with index ``-1``;
+    * NaN is path dependent: with Indices a NaN survives only if it is the
+      first element the kernel scans (TV17: ``[nan, 2, 5]``, indices
+      ``[0, 2, 4]``), the Y-only kernel may drop or keep it (TV17 ``[1, 2, 5]``,
+      TV19 NaN);
+    * it refuses int32 / int64 input (MaxPool's types are float16/32/64,
+      int8, uint8); pooltutor computes those.
+
+    Examples
+    --------
+    >>> x = np.arange(1.0, 10.0).reshape(1, 1, 3, 3)
+    >>> y, i = onnx_max_pool(x, [2, 2], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)  # TV02
+    >>> y.tolist(), i.tolist()
+    ([[[[1.0, 3.0], [7.0, 9.0]]]], [[[[0, 2], [6, 8]]]])
+    >>> y, i = onnx_max_pool(np.array([[[[1.0, 5], [5, 1]]]]), [2, 2], [2, 2], storage_order=1)
+    >>> i.item()                                                      # TV16
+    2
+    """
+    x, kernel, stride_t, pairs, dil, rounding = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode)
+    order = _flag("storage_order", storage_order, "0 (row major) or 1 (column major)")
+    r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding, return_indices=True,
+                         index_layout="tensor_colmajor" if order else "tensor",
+                         **_rules("onnx_max_pool", *_MAX_KEYS))
+    return r.output, r.indices
+
+
+def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
+                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0):
+    """ONNX ``AveragePool`` (opset 22).
+
+    Window placement as :func:`onnx_max_pool` (explicit pads with the floor
+    or ``ceil_torch`` rule, ``SAME_*`` from the dilated kernel, ``VALID`` the
+    floor size).  ``count_include_pad=0`` (the default) divides by the number
+    of input elements in the window; ``1`` by the taps inside the padded
+    extent (padding, including SAME padding, counts; a ceil-mode overhang past
+    the padding does not: TV13, TV14).  A window with no input element
+    gives 0.  Floats keep their dtype; integers give float64.
+
+    Parameters
+    ----------
+    x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode
+        As :func:`onnx_max_pool`.
+    count_include_pad : {0, 1}
+
+    Notes
+    -----
+    onnxruntime 1.32 departs from the spec as for MaxPool: pads ``>=
+    kernel`` rejected, ``SAME_*`` with dilation padded from the undilated
+    kernel (``I=5, K=2, D=2``: 4 outputs instead of 5), ``VALID`` with
+    ``ceil_mode=1`` rounded up (TV39: 2x2, ``[[2.5, -1.5], [0.5, 9]]``,
+    instead of 1x1); ``onnx.reference`` refuses ``auto_pad`` with
+    ``ceil_mode`` ("ceil_mode is not supported with auto_pad").
+
+    Examples
+    --------
+    TV13, SAME padding of ``[1, 5, 2, 7]`` with ``K=2, S=1``:
+
+    >>> x = np.array([[[1.0, 5, 2, 7]]])
+    >>> onnx_average_pool(x, [2], auto_pad="SAME_UPPER").tolist()
+    [[[3.0, 3.5, 4.5, 7.0]]]
+    >>> onnx_average_pool(x, [2], auto_pad="SAME_LOWER", count_include_pad=1).tolist()
+    [[[0.5, 3.0, 3.5, 4.5]]]
+    """
+    x, kernel, stride_t, pairs, dil, rounding = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode)
+    include = _flag("count_include_pad", count_include_pad, "0 or 1")
+    return pooling.avg_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
+                            divisor="padded" if include else "valid").output
+
+
+# --------------------------------------------------------------------------- OpenVINO
+
+_OV_ROUNDING = ("floor", "ceil", "ceil_torch")
+_OV_AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
+_OV_INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
+_OV_TOO_SMALL = ("OpenVINO: 'Kernel after dilation has size ... larger than the data shape "
+                 "after padding'")
+
+
+def _ov_choice(name: str, value: Any, choices) -> str:
+    if isinstance(value, str):
+        value = value.strip().lower()
+    return check_choice(name, value, choices)
+
+
+def _ov_index_type(index_element_type: Any, x: np.ndarray):
+    key = _ov_choice("index_element_type", index_element_type, tuple(_OV_INDEX_TYPES))
+    dtype = _OV_INDEX_TYPES[key]
+    if x.size > np.iinfo(dtype).max:
+        raise PoolTutorError(
+            f"index_element_type={index_element_type!r} cannot hold the indices of x with "
+            f"{x.size} elements: need 'i64'"
+        )
+    return dtype
+
+
+def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
+                      rounding_type="floor", auto_pad="explicit", index_element_type="i64",
+                      axis=0):
+    """OpenVINO ``MaxPool-14`` (``MaxPool-8`` for ``floor`` / ``ceil``), ``(Y, indices)``.
+
+    ``rounding_type`` ``floor``, raw ``ceil`` (the last window may start in
+    the end padding, or past the input: TV02, TV03, TV04) or ``ceil_torch``
+    (PyTorch's rule; MaxPool-14 only).  ``auto_pad`` ``same_upper`` /
+    ``same_lower`` compute the padding from the dilated kernel and override
+    ``pads_begin`` / ``pads_end``; ``valid`` pads nothing.  The reference
+    kernel starts every window at the type's lowest value with the index of
+    its plane's first element, skips padding, ignores NaN and takes a tap
+    only if it is strictly greater: ties go to the first maximum, a window
+    with no input element (or only NaN, ``-inf`` or the lowest value) gives
+    the lowest value (``-3.4028235e38`` for float32, not ``-inf``: TV20,
+    TV21) and its plane's first element.  Indices are positions in the whole
+    tensor, then taken modulo ``prod(shape[axis:])``: ``axis=0`` whole tensor,
+    ``1`` inside the batch item, ``2`` inside the plane (like PyTorch).
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+    strides, pads_begin, pads_end, kernel : int or one int per spatial axis
+        Any padding ``>= 0`` (larger than the kernel too).
+    dilations : int, one int per spatial axis, or None (all 1)
+    rounding_type : {'floor', 'ceil', 'ceil_torch'}
+    auto_pad : {'explicit', 'same_upper', 'same_lower', 'valid'}
+        (any case).  With ``same_*`` the output length is ``ceil(I/S)``
+        whatever the rounding type.
+    index_element_type : {'i64', 'i32'}
+        The dtype of the indices: int64 or int32.
+    axis : int
+        In ``[-rank, rank)``; negative values count from the end
+        (``axis + rank``).
+
+    Notes
+    -----
+    The OpenVINO spec says padding is ``-inf``; the reference kernel (and
+    this function) compares from ``lowest()``, so an input ``-inf`` next to
+    padding comes out as ``lowest()`` (TV21).  ``valid`` with ``ceil``: the
+    spec's formula text ``ceil((H - DK + 1)/S)`` gives the floor size, but
+    its own Example 6 and the shape-inference code round up (3x3, K2, S2:
+    2x2); pooltutor follows the example and the code.
+
+    Examples
+    --------
+    TV03, raw ``ceil``: a fourth window made of padding only.
+
+    >>> x = np.arange(1.0, 6.0).reshape(1, 1, 5).astype(np.float32)
+    >>> y, i = openvino_max_pool(x, 2, 1, 1, 2, rounding_type="ceil")
+    >>> y.tolist(), i.tolist()
+    ([[[1.0, 3.0, 5.0, -3.4028234663852886e+38]]], [[[0, 2, 4, 0]]])
+    >>> openvino_max_pool(x, 2, 1, 1, 2, rounding_type="ceil_torch")[0].tolist()
+    [[[1.0, 3.0, 5.0]]]
+    """
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    stride_t = check_per_axis("strides", strides, ndim, minimum=1)
+    pb = check_per_axis("pads_begin", pads_begin, ndim, minimum=0)
+    pe = check_per_axis("pads_end", pads_end, ndim, minimum=0)
+    kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
+    dil = (1,) * ndim if dilations is None else check_per_axis("dilations", dilations, ndim,
+                                                                minimum=1)
+    rounding = _ov_choice("rounding_type", rounding_type, _OV_ROUNDING)
+    pad_kind = _ov_choice("auto_pad", auto_pad, _OV_AUTO_PADS)
+    index_dtype = _ov_index_type(index_element_type, x)
+    axis_i = check_int("axis", axis)
+    if not -x.ndim <= axis_i < x.ndim:
+        raise PoolTutorError(
+            f"axis={axis_i} is not allowed for x of rank {x.ndim}: need an int in "
+            f"[{-x.ndim}, {x.ndim})"
+        )
+    axis_i %= x.ndim
+    if pad_kind == "explicit":
+        pairs = tuple(zip(pb, pe, strict=True))
+    elif pad_kind == "valid":
+        pairs = ((0, 0),) * ndim
+    else:
+        pairs = tuple(same_padding(i, k, s, d, upper=pad_kind == "same_upper")
+                      for i, k, s, d in zip(x.shape[2:], kernel_t, stride_t, dil, strict=True))
+        rounding = "floor"                     # O = ceil(I / S) exactly
+    _fit_geometry(x, kernel_t, stride_t, pairs, dil, rounding, kernel_name="kernel",
+                  reason=_OV_TOO_SMALL)
+    r = pooling.max_pool(x, kernel_t, stride_t, pairs, dil, rounding=rounding,
+                         return_indices=True, index_layout="tensor",
+                         **_rules("openvino_max_pool", *_MAX_KEYS))
+    y, idx = r.output, r.indices
+    lowest = fill_value(x.dtype, "lowest")
+    below = y <= lowest            # nothing beat the kernel's starting value lowest()
+    if below.any():
+        y = np.where(below, lowest, y).astype(x.dtype, copy=False)
+        idx = np.where(below, from_plane(np.zeros_like(idx), x.shape, "tensor"), idx)
+    if axis_i != 0:
+        idx = idx % int(np.prod(x.shape[axis_i:]))
+    return y, idx.astype(index_dtype)
+
+
+def _ov_output_shape(x, output_shape):
+    ndim = _spatial_ndim(x)
+    return check_per_axis("output_shape", output_shape, ndim, minimum=1)
+
+
+def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
+    """OpenVINO ``AdaptiveMaxPool-8`` (seed ``000``), ``(Y, indices)``.
+
+    Same bins as PyTorch (``[floor(i*I/O), ceil((i+1)*I/O))``); ties go to
+    the first maximum in row-major order; indices are positions inside each
+    ``(n, c)`` plane, in ``[0, D*H*W)`` (unlike MaxPool's default ``axis=0``).
+    NaN is never selected; a bin holding only NaN gives NaN with the index
+    of the bin's first element, as the reference kernel's
+    ``std::max_element`` does.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+        The spec admits floating types; integers are pooled too.
+    output_shape : int or one int per spatial axis
+        (the op's second input, ``[H_out]``, ``[H_out, W_out]`` or
+        ``[D_out, H_out, W_out]``).
+    index_element_type : {'i64', 'i32'}
+        The IR attribute (the seed's XML example calls it ``output_type``,
+        a stale name).
+
+    Notes
+    -----
+    The reference kernel takes ``std::max_element`` of each row and combines
+    rows with a strict ``>``; a NaN that opens a row can survive there.
+    pooltutor ignores NaN everywhere, as the contract fixes for OpenVINO.
+
+    Examples
+    --------
+    TV28's second channel (``100 - 0..24``), 5x5 -> 3x3, per-plane indices:
+
+    >>> x = (100 - np.arange(25.0)).reshape(1, 1, 5, 5)
+    >>> y, i = openvino_adaptive_max_pool(x, [3, 3])
+    >>> i.tolist()
+    [[[[0, 1, 3], [5, 6, 8], [15, 16, 18]]]]
+    """
+    x = check_tensor("x", x)
+    out = _ov_output_shape(x, output_shape)
+    index_dtype = _ov_index_type(index_element_type, x)
+    r = pooling.adaptive_max_pool(x, out, return_indices=True,
+                                  **_rules("openvino_adaptive_max_pool", "nan_policy", "ties",
+                                           "index_layout"))
+    y, idx = r.output, r.indices
+    empty = idx < 0                      # a bin of NaN only
+    if empty.any():
+        first = np.zeros(out, dtype=np.int64)
+        for axis, a in enumerate(r.geometry.axes):
+            starts = np.array([b[0] for b in a.bins]).reshape(
+                [a.output_size if k == axis else 1 for k in range(len(out))])
+            first = first * a.input_size + starts
+        y = np.where(empty, np.array(np.nan, dtype=y.dtype), y)
+        idx = np.where(empty, first, idx)
+    return y, idx.astype(index_dtype)
+
+
+def openvino_adaptive_avg_pool(x, output_shape):
+    """OpenVINO ``AdaptiveAvgPool-8``: the mean of each adaptive bin (PyTorch's bins).
+
+    Floats keep their dtype.  The spec admits floating types only;
+    integers give float64 here (the reference kernel's integer path sums in
+    the input type and rounds with ``nearbyint``).
+
+    >>> openvino_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2, 6, 5, 3]]]), 3).tolist()
+    [[[2.25, 4.25, 4.0]]]
+    """
+    x = check_tensor("x", x)
+    out = _ov_output_shape(x, output_shape)
+    return pooling.adaptive_avg_pool(x, out).output
+
+
+# --------------------------------------------------------------------------- DirectML
+
+
+def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, dilations,
+                          output_indices=True):
+    """DirectML ``DML_MAX_POOLING2_OPERATOR_DESC`` (seed ``002``), ``(Y, Indices or None)``.
+
+    4-D or 5-D input only (``DimensionCount`` 2 or 3).  The output length
+    uses the *dilated* window ``DK = 1 + (WindowSize - 1) * Dilation``:
+    ``O = (PaddedSize - DK) / Stride + 1`` (integer division), with
+    ``PaddedSize = I + StartPadding + EndPadding``.  Indices are zero-based
+    UINT32 offsets that "treat the input tensor as a contiguous
+    one-dimensional array" (N and C included, row-major); among equal values
+    the first one encountered (row-major scan) wins.
+
+    The documentation's formula, copied by the seed, is
+    ``OutputTensor->Sizes[i + 2] = (PaddedSize - WindowSizes[i]) / Strides[i] + 1``:
+    it ignores ``Dilations``.  That is an upstream documentation error: with
+    TV08 (``I=5, WindowSize=2, Dilation=2``, pads 1/1, stride 1) it gives
+    ``(7 - 2)/1 + 1 = 6``, but a sixth window would start at padded position
+    5 and read its second tap at 7, past the padded input (positions 0..6).
+    The dilated window gives ``(7 - 3)/1 + 1 = 5``, which is what
+    Microsoft's own DirectMLX ``MaxPooling`` helper computes.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, H, W)`` or ``(N, C, D, H, W)``
+    strides, window_size, start_padding, end_padding, dilations : int or one per spatial axis
+    output_indices : bool
+        Whether to fill ``OutputIndicesTensor``.
+
+    Notes
+    -----
+    Not documented by DirectML, fixed by pooltutor: padding never wins
+    (skipped); a window with no input element gives ``-inf`` (the lowest
+    integer for integers) and index ``-1``, which as UINT32 is
+    ``4294967295`` (``0xFFFFFFFF``); NaN propagates as in PyTorch.  A dilated
+    window longer than the padded input is refused (DirectMLX would report
+    an output size of 1 there).
+
+    Examples
+    --------
+    TV08 as a 4-D tensor (the window is 1 x 2, dilated 1 x 2):
+
+    >>> x = np.arange(1.0, 6.0).reshape(1, 1, 1, 5)
+    >>> y, i = directml_max_pooling2(x, 1, (1, 2), (0, 1), (0, 1), (1, 2))
+    >>> y.tolist(), i.tolist(), i.dtype
+    ([[[[2.0, 3.0, 4.0, 5.0, 4.0]]]], [[[[1, 2, 3, 4, 3]]]], dtype('uint32'))
+    """
+    x = check_tensor("x", x, min_ndim=4, max_ndim=5, layout="(N, C, H, W) or (N, C, D, H, W)")
+    if x.size > np.iinfo(np.uint32).max:
+        raise PoolTutorError(
+            f"x has {x.size} elements: DirectML's UINT32 indices cannot address more than "
+            f"{np.iinfo(np.uint32).max}"
+        )
+    ndim = _spatial_ndim(x)
+    stride_t = check_per_axis("strides", strides, ndim, minimum=1)
+    window = check_per_axis("window_size", window_size, ndim, minimum=1)
+    pb = check_per_axis("start_padding", start_padding, ndim, minimum=0)
+    pe = check_per_axis("end_padding", end_padding, ndim, minimum=0)
+    dil = check_per_axis("dilations", dilations, ndim, minimum=1)
+    want = _flag("output_indices", output_indices)
+    pairs = tuple(zip(pb, pe, strict=True))
+    _fit_geometry(x, window, stride_t, pairs, dil, "floor", kernel_name="window_size",
+                  reason="DirectML's output size (PaddedSize - DK) / Stride + 1 would underflow")
+    r = pooling.max_pool(x, window, stride_t, pairs, dil, rounding="floor", return_indices=want,
+                         index_layout="tensor", **_rules("directml_max_pooling2", *_MAX_KEYS))
+    if not want:
+        return r.output, None
+    idx = np.where(r.indices < 0, np.iinfo(np.uint32).max, r.indices).astype(np.uint32)
+    return r.output, idx
+
+
+# --------------------------------------------------------------------------- TensorRT
+
+_TRT_POOLING_TYPES = ("MAX", "AVERAGE", "MAX_AVERAGE_BLEND")
+
+
+def _trt_pooling_type(value: Any) -> str:
+    if isinstance(value, str):
+        key = value.strip().rsplit(".", 1)[-1].upper()
+        if key not in _TRT_POOLING_TYPES and key.startswith("K") and key[1:] in _TRT_POOLING_TYPES:
+            key = key[1:]
+        if key in _TRT_POOLING_TYPES:
+            return key
+    allowed = ", ".join(repr(c) for c in _TRT_POOLING_TYPES)
+    if not isinstance(value, str):
+        raise PoolTutorTypeError(
+            f"pooling_type={value!r} has type {type(value).__name__}: need one of {allowed} "
+            f"(any case, optional TensorRT 'k' prefix)"
+        )
+    raise PoolTutorError(
+        f"pooling_type={value!r} is not allowed: need one of {allowed} (any case, optional "
+        f"TensorRT 'k' prefix)"
+    )
+
+
+def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
+                     padding_mode="EXPLICIT_ROUND_DOWN", pooling_type="MAX",
+                     average_count_excludes_padding=True, blend_factor=0.0):
+    """TensorRT ``IPoolingLayer`` under a ``PaddingMode`` (seed ``004``).
+
+    The padding and the output length come from
+    :func:`pooltutor.padding_modes.output_geometry` (its mode table): the
+    EXPLICIT modes use ``pre_padding`` ``B`` and ``post_padding`` ``A`` and
+    round down, or up *without* a clip (the last window may start in the
+    end padding); the SAME modes compute their own ``B`` and ``A``; the
+    CAFFE modes (TensorRT 8.x) use ``pre_padding`` on both sides and correct
+    the count once.  Padding is ``-inf`` for max pooling and zero for the
+    average ("-inf is used for max pooling and zero padding for average
+    pooling", ``IPoolingLayer::setPrePadding``).
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+        TensorRT pools 2 or 3 spatial axes; pooltutor allows 1 too (the
+        arithmetic is per axis, as the header's examples show).
+    window_size, stride, pre_padding, post_padding : int or one int per spatial axis
+    padding_mode : PaddingMode or str
+        ``EXPLICIT_ROUND_DOWN``, ``EXPLICIT_ROUND_UP``, ``SAME_UPPER``,
+        ``SAME_LOWER``, ``CAFFE_ROUND_DOWN``, ``CAFFE_ROUND_UP``; any case,
+        with or without the ``k`` prefix (as ``output_geometry``).
+    pooling_type : {'MAX', 'AVERAGE', 'MAX_AVERAGE_BLEND'}
+        (any case, optional ``k`` prefix).  The blend is
+        ``(1 - blend_factor) * max + blend_factor * average``.
+    average_count_excludes_padding : bool
+        True (TensorRT's default): the average divides by the input elements
+        of the window; False: by "the overlap between the pooling window and
+        the padded input" (a round-up overhang past the padding not counted).
+    blend_factor : float in [0, 1]
+        Used by ``MAX_AVERAGE_BLEND`` only.
+
+    Returns
+    -------
+    Y
+        Max pooling keeps the dtype; the average and the blend keep float
+        dtypes and give float64 for integers.  A window of padding only is
+        ``-inf`` for max (0 for the average); TensorRT has no index output.
+
+    Raises
+    ------
+    ValueError
+        For what ``output_geometry`` rejects (a CAFFE pooling whose last
+        window still starts in the padding, ...), naming the parameter.
+
+    Warns
+    -----
+    PaddingModeWarning
+        For CAFFE modes, when one of the header's "Restriction" conditions holds.
+
+    Examples
+    --------
+    The header's Pooling Example 1 (``I=6, B=3, A=2, S=2, F=3``) in 2-D: the
+    first window is all padding, hence ``-inf``.
+
+    >>> x = np.arange(36.0).reshape(1, 1, 6, 6)
+    >>> tensorrt_pooling(x, 3, 2, pre_padding=3, post_padding=2)[0, 0, :, 1].tolist()
+    [-inf, 7.0, 19.0, 31.0, 31.0]
+    >>> tensorrt_pooling(x, 3, 2, 3, 2, padding_mode="kSAME_LOWER")[0, 0, 0].tolist()
+    [7.0, 9.0, 11.0]
+    """
+    from .padding_modes import output_geometry
+
+    x = check_tensor("x", x)
+    ptype = _trt_pooling_type(pooling_type)
+    exclude = _flag("average_count_excludes_padding", average_count_excludes_padding)
+    if (isinstance(blend_factor, (bool, np.bool_))
+            or not isinstance(blend_factor, (numbers.Real, np.floating, np.integer))):
+        raise PoolTutorTypeError(
+            f"blend_factor={blend_factor!r} has type {type(blend_factor).__name__}: need a "
+            f"float in [0, 1]"
+        )
+    b = float(blend_factor)
+    if not (math.isfinite(b) and 0.0 <= b <= 1.0):
+        raise PoolTutorError(
+            f"blend_factor={blend_factor!r} is not allowed: need a float in [0, 1]")
+    g = output_geometry(x.shape[2:], window_size, stride, pre_padding=pre_padding,
+                        post_padding=post_padding, padding_mode=padding_mode, layer="pooling")
+    pairs = tuple(zip(g.pre_padding, g.post_padding, strict=True))
+    geo = dict(kernel=g.window, stride=g.stride, padding=pairs, dilation=g.dilation,
+               rounding=g.rounding)
+    rules = ENGINE_RULES["tensorrt_pooling"]
+    maximum = average = None
+    if ptype in ("MAX", "MAX_AVERAGE_BLEND"):
+        maximum = pooling.max_pool(x, **geo, **{k: rules[k] for k in (
+            "pad_taps", "empty_value", "nan_policy", "ties")}).output
+    if ptype in ("AVERAGE", "MAX_AVERAGE_BLEND"):
+        average = pooling.avg_pool(x, **geo, divisor="valid" if exclude else "padded").output
+    if ptype == "MAX":
+        return maximum
+    if ptype == "AVERAGE":
+        return average
+    out_dtype = average.dtype
+    if b == 0.0:
+        return maximum.astype(out_dtype)
+    if b == 1.0:
+        return average
+    blend = (1.0 - b) * maximum.astype(np.float64) + b * average.astype(np.float64)
+    return blend.astype(out_dtype)
+
+
+# --------------------------------------------------------------------------- TensorFlow
+
+_TF_PADDINGS = ("SAME", "VALID")
+
+
+def _tf_window(name: str, value: Any) -> tuple[int, int]:
+    """TensorFlow's ``ksize`` / ``strides``: an int or a list of 1, 2 or 4 ints."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)) and len(value) == 4:
+        full = check_per_axis(name, list(value), 4, minimum=1)
+        if full[0] != 1:
+            raise PoolTutorError(
+                f"{name}={list(value)!r} is not allowed: Pooling is not yet supported on the "
+                f"batch dimension (TensorFlow); need {name}[0] == 1"
+            )
+        if full[3] != 1:
+            raise PoolTutorError(
+                f"{name}={list(value)!r} is not allowed: max_pool_with_argmax does not pool "
+                f"over the depth (channel) dimension (TensorFlow); need {name}[3] == 1"
+            )
+        return full[1], full[2]
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    try:
+        return check_per_axis(name, value, 2, minimum=1)
+    except PoolTutorError as exc:
+        raise PoolTutorError(
+            f"{exc}; TensorFlow takes an int or a list of 1, 2 or 4 ints ([1, h, w, 1])"
+        ) from None
+
+
+def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False):
+    """``tf.nn.max_pool_with_argmax`` on 4-D NHWC input, ``(Y, argmax)``.
+
+    ``padding`` ``'VALID'`` (no padding, ``O = ceil((I - K + 1)/S)``) or
+    ``'SAME'`` (``O = ceil(I/S)``, the odd extra pad at the end: ONNX
+    ``SAME_UPPER``); "the padded input values are ignored" (never win).
+    The argmax of the element at ``[b, y, x, c]`` is
+    ``(y*W + x)*C + c``, or ``((b*H + y)*W + x)*C + c`` with
+    ``include_batch_in_index=True``; int64.  Ties go to the first maximum
+    in row-major order (the CPU kernel updates on a strictly greater value).
+
+    Parameters
+    ----------
+    x : array_like, ``(N, H, W, C)``
+        ``Y`` and ``argmax`` come back NHWC too.
+    ksize, strides : int or list of 1, 2 or 4 ints
+        ``[1, h, w, 1]`` in the 4-entry form (no pooling over batch or
+        channels).
+    padding : {'SAME', 'VALID'}
+    include_batch_in_index : bool
+
+    Notes
+    -----
+    NaN is not documented.  TensorFlow's CPU kernel takes the first element
+    of each window and then only a strictly greater one, so a NaN survives
+    only when it is the first element of the window; pooltutor's engine has
+    no such rule and propagates NaN as PyTorch does (last NaN's index).
+
+    Examples
+    --------
+    >>> x = np.arange(8.0).reshape(1, 2, 2, 2)              # NHWC: H = W = C = 2
+    >>> y, a = tensorflow_max_pool_with_argmax(x, 2, 2, "VALID")
+    >>> y.tolist(), a.tolist()
+    ([[[[6.0, 7.0]]]], [[[[6, 7]]]])
+    """
+    x = check_tensor("x", x, min_ndim=4, max_ndim=4, layout="(N, H, W, C) (NHWC)")
+    k = _tf_window("ksize", ksize)
+    s = _tf_window("strides", strides)
+    check_choice("padding", padding, _TF_PADDINGS)
+    batch = _flag("include_batch_in_index", include_batch_in_index)
+    nchw = np.moveaxis(x, 3, 1)                      # a view: the engine pools (N, C, H, W)
+    if padding == "SAME":
+        pairs = tuple(same_padding(i, kk, ss, 1, upper=True)
+                      for i, kk, ss in zip(nchw.shape[2:], k, s, strict=True))
+    else:
+        pairs = ((0, 0), (0, 0))
+    _fit_geometry(nchw, k, s, pairs, (1, 1), "floor", kernel_name="ksize",
+                  reason="TensorFlow: 'Computed output size would be negative'")
+    r = pooling.max_pool(nchw, k, s, pairs, 1, rounding="floor", return_indices=True,
+                         index_layout="nhwc_batch" if batch else "nhwc",
+                         **_rules("tensorflow_max_pool_with_argmax", *_MAX_KEYS))
+    y = np.ascontiguousarray(np.moveaxis(r.output, 1, 3))
+    argmax = np.ascontiguousarray(np.moveaxis(r.indices, 1, 3))
+    return y, argmax
