@@ -245,6 +245,14 @@ def quantize(x, scale, zero_point, dtype="uint8") -> np.ndarray:
     -------
     numpy.ndarray of ``dtype``, shaped like ``x``
 
+    Notes
+    -----
+    The tie goes to the even number of *steps* ``x / scale``, before the
+    zero point is added (ONNX, ONNX Runtime).  ``torch.quantize_per_tensor``
+    rounds ``x / scale + zero_point`` instead, so its tie goes to the even
+    *code*: the two disagree on exact ties when the zero point is odd
+    (``quantize(0.5, 1.0, 3, "int8")`` is 3 here, 4 in PyTorch).
+
     Examples
     --------
     Ties go to the even integer, and out-of-range values saturate (TV34):
