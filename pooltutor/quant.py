@@ -139,7 +139,10 @@ def _check_positive_real(name: str, value: Any) -> float:
         raise PoolTutorTypeError(
             f"{name}={value!r} has type {type(value).__name__}: need a finite float > 0"
         )
-    as_float = float(value)
+    try:
+        as_float = float(value)
+    except OverflowError:  # a Python int beyond float64
+        as_float = math.inf
     if not math.isfinite(as_float) or as_float <= 0:
         raise PoolTutorError(f"{name}={value!r} is not allowed: need a finite float > 0")
     return as_float
@@ -274,6 +277,9 @@ def quantize(x, scale, zero_point, dtype="uint8") -> np.ndarray:
         )
     qmin, qmax = DTYPE_RANGES[dtype]
     work = np.float32 if arr.dtype in (np.float16, np.float32) else np.float64
+    f32 = np.finfo(np.float32)
+    if work is np.float32 and not float(f32.smallest_subnormal) <= scale <= float(f32.max):
+        work = np.float64  # the scale itself is not a float32: divide in float64
     with np.errstate(over="ignore"):  # huge / tiny scale: saturation is the answer
         steps = np.rint(arr.astype(work) / work(scale))
     codes = np.clip(steps.astype(np.float64) + zp, qmin, qmax)

@@ -323,6 +323,10 @@ def test_quantize_infinities_dtypes_and_shapes():
     assert quantize(np.float32(1.0), 0.5, 3, np.uint16).item() == 5
     assert quantize(np.zeros((2, 3)), 1.0, 7).shape == (2, 3)
     assert quantize(np.arange(3), 1.0, 0, "int8").tolist() == [0, 1, 2]  # ints are fine
+    # scales that are no float32 (the division then runs in float64)
+    x32 = np.array([0.0, 1.0, -1.0], np.float32)
+    assert quantize(x32, 1e-50, 0, "int8").tolist() == [0, 127, -128]
+    assert quantize(x32, 1e300, 0, "int8").tolist() == [0, 0, 0]
 
 
 def test_dequantize_and_relu6():
