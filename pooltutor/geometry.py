@@ -99,6 +99,13 @@ def output_length(
     >>> output_length(6, 1, 2, rounding="caffe")             # TV04: BVLC Caffe keeps it
     (4, 4, False)
     """
+    input_size = check_int("input_size", input_size, minimum=1)
+    kernel = check_int("kernel", kernel, minimum=1)
+    stride = check_int("stride", stride, minimum=1)
+    pad_begin = check_int("pad_begin", pad_begin, minimum=0)
+    pad_end = check_int("pad_end", pad_end, minimum=0)
+    dilation = check_int("dilation", dilation, minimum=1)
+    check_choice("rounding", rounding, ROUNDINGS)
     dk = effective_window(kernel, dilation)
     span = input_size + pad_begin + pad_end - dk
     if span < 0:
@@ -127,6 +134,10 @@ def same_padding(input_size: int, kernel: int, stride: int = 1, dilation: int = 
     >>> same_padding(6, 3, 2, upper=True), same_padding(6, 3, 2, upper=False)   # TV09
     ((0, 1), (1, 0))
     """
+    input_size = check_int("input_size", input_size, minimum=1)
+    kernel = check_int("kernel", kernel, minimum=1)
+    stride = check_int("stride", stride, minimum=1)
+    dilation = check_int("dilation", dilation, minimum=1)
     out = _ceil_div(input_size, stride)
     total = max(0, (out - 1) * stride + effective_window(kernel, dilation) - input_size)
     small = total // 2
@@ -215,9 +226,9 @@ class AxisGeometry:
         )
         if self.clipped:
             text += (
-                f"; the last window would start at {self.dropped_start} >= I+pb="
-                f"{self.input_size + self.pad_begin} (in the end padding), so rule "
-                f"{self.rounding!r} drops it: O = {self.output_size}"
+                f"; the last window would start at {self.dropped_start} >= I="
+                f"{self.input_size} (input coordinates: in the end padding), so rule {self.rounding!r} drops it: "
+                f"O = {self.output_size}"
             )
         return text
 
@@ -403,6 +414,8 @@ def adaptive_bins(input_size: int, output_size: int) -> tuple[tuple[int, int], .
     >>> adaptive_bins(5, 3)
     ((0, 2), (1, 4), (3, 5))
     """
+    input_size = check_int("input_size", input_size, minimum=1)
+    output_size = check_int("output_size", output_size, minimum=1)
     return tuple(
         ((i * input_size) // output_size, _ceil_div((i + 1) * input_size, output_size))
         for i in range(output_size)

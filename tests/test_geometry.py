@@ -338,8 +338,6 @@ def test_describe_mentions_the_numbers():
     assert "output=(3, 4)" in repr(pool_geometry((4, 6), (2, 3), 1))
 
 
-@pytest.mark.xfail(strict=True, reason="describe() compares the dropped window's start in input "
-                   "coordinates with I+pb, a padded-coordinate bound: prints '5 >= I+pb=6' (false)")
 @pytest.mark.parametrize(("size", "kernel", "stride", "pad"), [(5, 2, 2, 1), (6, 3, 2, 3)])
 def test_describe_clip_inequality_is_true(size, kernel, stride, pad):
     text = pool_geometry((size,), kernel, stride, pad, rounding="ceil_torch").describe()
@@ -375,8 +373,6 @@ def test_geometry_rejects_bad_arguments(call, error, message):
         call()
 
 
-@pytest.mark.xfail(strict=True, reason="output_length / same_padding / adaptive_bins do not check "
-                   "their arguments (ZeroDivisionError or a silent wrong answer)")
 @pytest.mark.parametrize(
     ("call", "name"),
     [
