@@ -1,5 +1,5 @@
 # Developer shortcuts; CI runs .ci/run.
-.PHONY: test fast-test doctest lint sync notebooks clean
+.PHONY: test fast-test doctest lint sync notebooks normalize clean
 
 test:            ## full test suite (as in CI)
 	pytest
@@ -18,6 +18,11 @@ sync:            ## (re)generate notebooks/*.ipynb from the .py sources (never -
 	jupytext --to ipynb notebooks/[!_]*.py
 
 notebooks: sync  ## alias
+
+normalize:       ## rewrite notebooks/*.py in jupytext's normal form (review the diff!)
+	for f in notebooks/[!_]*.py; do \
+	  jupytext --quiet --to ipynb "$$f" && jupytext --quiet --to py:percent "$${f%.py}.ipynb" || exit 1; \
+	done
 
 clean:
 	rm -f notebooks/*.ipynb notebooks/*.ipynb.bak

@@ -30,8 +30,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO_ROOT / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)
 FIX_HINT = (
-    "normalise it with: jupytext --to ipynb {py} && jupytext --to py:percent {ipynb} "
-    "(or `make sync`), then review the diff"
+    "normalise it with `jupytext --to ipynb {py} && jupytext --to py:percent {ipynb}` "
+    "(or `make normalize`), then review the diff"
 )
 
 
