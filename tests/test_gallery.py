@@ -204,6 +204,17 @@ def test_plot_image_pooling_rejects_bad_input(image, configs, error, message):
         plot_image_pooling(image, configs)
 
 
+def test_plot_image_pooling_view_zooms_every_panel(hopper):
+    fig = plot_image_pooling(hopper, CONFIGS[:2], view=(120, 330, 120, 400))
+    assert {(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes} == {((120, 400), (330, 120))}
+    width, height = fig.get_size_inches()
+    assert width > 2 * height                        # the figure follows the view's aspect
+    with pytest.raises(PoolTutorError, match=r"view=\(5, 5, 0, 9\) is empty"):
+        plot_image_pooling(hopper, CONFIGS[:1], view=(5, 5, 0, 9))
+    with pytest.raises(PoolTutorTypeError, match=r"view=\(1, 2\): need \(row_start"):
+        plot_image_pooling(hopper, CONFIGS[:1], view=(1, 2))
+
+
 def test_plot_image_pooling_checks_ncols():
     with pytest.raises(PoolTutorError, match=r"ncols=0 is not allowed: need an int >= 1"):
         plot_image_pooling(np.zeros((4, 4)), [{"op": "max", "kernel": 2}], ncols=0)

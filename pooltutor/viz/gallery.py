@@ -59,6 +59,7 @@ __all__ = [
 
 #: ITU-R BT.601 luma weights (what PIL's "L" mode uses) for RGB -> gray.
 LUMA = (0.299, 0.587, 0.114)
+_LUMA_PER_MILLE = (299, 587, 114)
 
 _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
@@ -109,8 +110,8 @@ def sample_image(name: str = "grace_hopper.jpg") -> np.ndarray:
     Examples
     --------
     >>> x = sample_image()
-    >>> x.shape, x.dtype, bool(0.0 <= x.min() < x.max() <= 1.0)
-    ((1, 1, 600, 512), dtype('float64'), True)
+    >>> x.shape, x.dtype, float(x.min()), float(x.max())
+    ((1, 1, 600, 512), dtype('float64'), 0.0, 1.0)
     """
     names = sample_image_names()
     if not isinstance(name, str):
@@ -125,11 +126,17 @@ def sample_image(name: str = "grace_hopper.jpg") -> np.ndarray:
         pixels = mpimg.imread(handle, format=Path(name).suffix.lstrip(".").lower())
     pixels = np.asarray(pixels)
     if pixels.dtype.kind in "ui":
-        pixels = pixels.astype(np.float64) / np.iinfo(pixels.dtype).max
+        # integer weights (per mille) keep the sum exact: white is exactly 1.0
+        top = np.iinfo(pixels.dtype).max
+        if pixels.ndim == 3:
+            gray = pixels[..., :3].astype(np.int64) @ np.array(_LUMA_PER_MILLE)
+            pixels = gray / (1000.0 * top)
+        else:
+            pixels = pixels / float(top)
     else:
         pixels = pixels.astype(np.float64)
-    if pixels.ndim == 3:
-        pixels = pixels[..., :3] @ np.array(LUMA)
+        if pixels.ndim == 3:
+            pixels = pixels[..., :3] @ np.array(LUMA)
     return np.ascontiguousarray(pixels, dtype=np.float64)[None, None]
 
 
@@ -236,7 +243,7 @@ def _shape_text(shape) -> str:
 
 def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
                        ncols: int | None = None, show_input: bool = True,
-                       panel_size: float = 2.6):
+                       view=None, panel_size: float = 2.6):
     """The input picture and one pooled version per configuration, side by side.
 
     Every panel is drawn in the *input's* pixel coordinates: output pixel
@@ -262,6 +269,9 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
         Panels per row (default: all in one row up to 4).
     show_input : bool
         Start with a panel of the input itself.
+    view : (row_start, row_stop, col_start, col_stop), optional
+        Show only this part of the input's pixel grid (a zoom, e.g. on a
+        face), the same in every panel; default: everything any panel covers.
     panel_size : float
         Inches per panel.
 
@@ -288,20 +298,14 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
         raise PoolTutorTypeError(
             f"configs={configs!r}: need a non-empty list of dicts, one per panel")
     configs = [_check_config(c, f"configs[{i}]") for i, c in enumerate(configs)]
-    results = [pool_image(arr, c) for c in configs]
-    panels = len(results) + bool(show_input)
+    panels = len(configs) + bool(show_input)
     if ncols is None:
         ncols = min(panels, 4)
     ncols = check_int("ncols", ncols, minimum=1)
+    view_box = None if view is None else _check_view(view)
+    results = [pool_image(arr, c) for c in configs]
     nrows = -(-panels // ncols)
 
-    if fig is None:
-        from .explorer import new_figure
-
-        fig = new_figure((panel_size * ncols, panel_size * nrows * 1.12), dpi=100,
-                         layout="constrained")
-    else:
-        fig.clear()
     plane = arr[0, 0]
     height, width = plane.shape
     vmin, vmax = style.shared_limits(plane, *(r.output[0, 0] for r in results))
@@ -316,6 +320,17 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
     right = max(b[1] for b in boxes)
     top = min(b[2] for b in boxes)
     bottom = max(b[3] for b in boxes)
+    if view_box is not None:
+        top, bottom, left, right = view_box
+
+    if fig is None:
+        from .explorer import new_figure
+
+        aspect = (bottom - top) / (right - left)
+        fig = new_figure((panel_size * ncols, (panel_size * aspect + 0.45) * nrows), dpi=100,
+                         layout="constrained")
+    else:
+        fig.clear()
 
     def panel(k, data, extent, title):
         ax = fig.add_subplot(nrows, ncols, k + 1)
@@ -347,11 +362,22 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
     return fig
 
 
+def _check_view(view) -> tuple[int, int, int, int]:
+    if isinstance(view, (str, bytes)) or not isinstance(view, Sequence) or len(view) != 4:
+        raise PoolTutorTypeError(
+            f"view={view!r}: need (row_start, row_stop, col_start, col_stop) in input pixels")
+    r0, r1, c0, c1 = (check_int("view", v) for v in view)
+    if not (r0 < r1 and c0 < c1):
+        raise PoolTutorError(
+            f"view={tuple(view)!r} is empty: need row_start < row_stop and col_start < col_stop")
+    return r0, r1, c0, c1
+
+
 def _outline(width, height):
     from matplotlib.patches import Rectangle
 
     return Rectangle((0, 0), width, height, fill=False, edgecolor=style.WINDOW_COLOR,
-                     linewidth=0.9, linestyle="--", gid="input-extent")
+                     linewidth=1.3, linestyle="--", gid="input-extent", zorder=3)
 
 
 def _overhangs(result) -> bool:
