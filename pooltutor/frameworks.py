@@ -247,6 +247,11 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     PyTorch's CPU kernel returns ``-inf`` with an index that points *outside*
     the input (TV20: 2 for a 2-element input).
 
+    With ``ceil_mode`` PyTorch accepts one window longer than the padded
+    input when it starts inside it (``I=1, K=2, S=2``: one output);
+    pooltutor's geometry places only windows that fit the padded input and
+    refuses that case with a ``ValueError``.
+
     Examples
     --------
     >>> x = np.arange(1.0, 6.0).reshape(1, 1, 5)
@@ -507,15 +512,25 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
       S=1`` gives 4 outputs instead of 5);
     * ``VALID`` with ``ceil_mode=1``: it rounds up without the clip (TV39:
       3x3, K2, S2 gives 2x2 instead of the spec's 1x1);
+    * ``SAME_*`` with a window shorter than the stride: it does not clamp the
+      negative total padding at 0 but shifts the windows into the input
+      (``I=3, K=1, S=3``, ``SAME_UPPER``: it reads ``x[1]``, the spec ``x[0]``);
     * ``pads`` together with ``auto_pad``: it ignores ``pads`` silently;
     * a window with no input element: ``-3.4028235e38`` (float32's lowest)
-      with index ``-1``;
+      with index ``-1`` in 1-D; in 2-D and 3-D the index is computed from the
+      invalid position ``-1`` on every axis (plane offset ``- W - 1`` in 2-D);
+    * its Y-only kernel may start a window at the lowest float and then miss
+      an input ``-inf`` (``[-inf]`` pooled gives ``-3.4028235e38``);
     * NaN is path dependent: with Indices a NaN survives only if it is the
       first element the kernel scans (TV17: ``[nan, 2, 5]``, indices
       ``[0, 2, 4]``), the Y-only kernel may drop or keep it (TV17 ``[1, 2, 5]``,
       TV19 NaN);
     * it refuses int32 / int64 input (MaxPool's types are float16/32/64,
       int8, uint8); pooltutor computes those.
+
+    Like PyTorch, ONNX's ceil formula admits one window longer than the
+    padded input (``I=1, K=2, S=2``, ``ceil_mode=1``: one output, and ORT
+    computes it); pooltutor refuses that case with a ``ValueError``.
 
     Examples
     --------
@@ -560,8 +575,10 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
     kernel`` rejected, ``SAME_*`` with dilation padded from the undilated
     kernel (``I=5, K=2, D=2``: 4 outputs instead of 5), ``VALID`` with
     ``ceil_mode=1`` rounded up (TV39: 2x2, ``[[2.5, -1.5], [0.5, 9]]``,
-    instead of 1x1); ``onnx.reference`` refuses ``auto_pad`` with
-    ``ceil_mode`` ("ceil_mode is not supported with auto_pad").
+    instead of 1x1), negative SAME padding not clamped, ``pads`` with
+    ``auto_pad`` ignored, and no float64 kernel; ``onnx.reference`` refuses
+    ``auto_pad`` with ``ceil_mode`` ("ceil_mode is not supported with
+    auto_pad").
 
     Examples
     --------
