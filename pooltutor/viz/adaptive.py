@@ -1,0 +1,689 @@
+"""Adaptive pooling bins drawn over the input, and the fixed-pool export workaround.
+
+Adaptive pooling gives output cell ``i`` the bin ``[floor(i*I/O),
+ceil((i+1)*I/O))`` of the input (:func:`pooltutor.geometry.adaptive_bins`):
+neighbouring bins overlap when ``I % O != 0``.  Exporters that have no
+adaptive operator (ONNX) replace it by a fixed pool with
+``k = I - (O-1)*floor(I/O)`` and ``s = floor(I/O)``, whose windows are the
+bins only in some cases (TV24-TV27).  :func:`plot_adaptive_bins` draws
+
+* 1-D: the input as one row of cells, every bin as a coloured bar below it,
+  overlapping bins on separate lanes so that the overlap is visible;
+* 2-D: the input grid with every bin as a translucent coloured rectangle
+  (cells covered by two or four bins come out darker);
+* the bin of ``out_index`` outlined and, for max pooling, its maximum marked;
+* the output, in the input's colours;
+* optionally the fixed pool's windows and output beside them, windows that
+  differ from their bin in red.
+
+>>> from pooltutor.viz.adaptive import plot_adaptive_bins
+>>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5]), 3, out_index=1)       # TV24
+>>> p.geometry.axes[0].bins, p.winner, p.output.tolist()
+(((0, 2), (1, 4), (3, 5)), (2,), [3.0, 4.0, 5.0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
+from ..geometry import AdaptiveGeometry, adaptive_geometry, pool_geometry
+from ..pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
+from . import style
+
+__all__ = [
+    "AdaptiveBinsPlot",
+    "FixedPoolContrast",
+    "fixed_pool_contrast",
+    "bin_lanes",
+    "plot_adaptive_bins",
+]
+
+#: Bins are coloured in turn from this list (neighbours always differ).
+BIN_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#17becf", "#e377c2", "#8c564b",
+              "#bcbd22")
+
+#: The largest input drawn per axis (every input cell gets a box).
+MAX_SIDE = 40
+
+
+@dataclass(frozen=True)
+class FixedPoolContrast:
+    """The fixed pool that exporters use for adaptive pooling, per axis.
+
+    Attributes
+    ----------
+    kernel, stride : tuple of int
+        ``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)`` per axis.
+    windows : tuple of tuple of (start, stop)
+        Per axis, the window of every output position (from
+        :func:`pooltutor.geometry.pool_geometry`).
+    same : tuple of tuple of bool
+        Per axis, whether window ``o`` is exactly bin ``o``.
+    """
+
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    windows: tuple[tuple[tuple[int, int], ...], ...]
+    same: tuple[tuple[bool, ...], ...]
+
+    @property
+    def equal(self) -> bool:
+        """True when every window is its bin (then the export is exact)."""
+        return all(all(axis) for axis in self.same)
+
+
+def fixed_pool_contrast(geometry: AdaptiveGeometry) -> FixedPoolContrast | None:
+    """The export workaround's windows next to the adaptive bins (None when ``I < O``).
+
+    >>> from pooltutor.geometry import adaptive_geometry
+    >>> f = fixed_pool_contrast(adaptive_geometry((5,), 3))        # TV24: k3 s1
+    >>> f.kernel, f.stride, f.windows, f.same
+    ((3,), (1,), (((0, 3), (1, 4), (2, 5)),), ((False, True, False),))
+    >>> fixed_pool_contrast(adaptive_geometry((10,), 3)).equal     # TV26: equal by coincidence
+    True
+    """
+    kernel, stride = [], []
+    for a in geometry.axes:
+        s = a.input_size // a.output_size
+        if s < 1:
+            return None
+        kernel.append(a.input_size - (a.output_size - 1) * s)
+        stride.append(s)
+    geom = pool_geometry(geometry.input_shape, tuple(kernel), tuple(stride))
+    windows, same = [], []
+    for a, g in zip(geometry.axes, geom.axes, strict=False):
+        win = tuple((start, start + g.kernel) for start in g.window_starts)
+        windows.append(win)
+        same.append(tuple(w == b for w, b in zip(win, a.bins, strict=False)))
+    return FixedPoolContrast(tuple(kernel), tuple(stride), tuple(windows), tuple(same))
+
+
+def bin_lanes(bins) -> tuple[int, ...]:
+    """A lane per bin so that overlapping bins never share a lane (first fit).
+
+    >>> bin_lanes(((0, 2), (1, 4), (3, 5)))       # bins 0 and 2 share lane 0
+    (0, 1, 0)
+    """
+    ends: list[int] = []
+    lanes = []
+    for start, stop in bins:
+        for lane, end in enumerate(ends):
+            if end <= start:
+                ends[lane] = stop
+                lanes.append(lane)
+                break
+        else:
+            ends.append(stop)
+            lanes.append(len(ends) - 1)
+    return tuple(lanes)
+
+
+@dataclass(frozen=True, eq=False)
+class AdaptiveBinsPlot:
+    """What :func:`plot_adaptive_bins` drew.
+
+    Attributes
+    ----------
+    figure : matplotlib.figure.Figure
+    ax : Axes
+        The input with the bins.
+    output_ax : Axes
+        The output (adaptive, and the fixed pool's under it when shown).
+    fixed_ax : Axes or None
+        The input with the fixed pool's windows (``show_fixed=True``).
+    geometry : AdaptiveGeometry
+    bins : tuple of matplotlib.patches.Patch
+        One patch per output cell (row-major), gid ``"bin"``.
+    out_index : tuple of int
+        The highlighted output cell.
+    winner : tuple of int or None
+        Input position of the highlighted bin's maximum (``op='max'`` with values).
+    output : numpy.ndarray or None
+        The adaptive output (spatial only), None without values.
+    fixed : FixedPoolContrast or None
+    fixed_output : numpy.ndarray or None
+    """
+
+    figure: Any
+    ax: Any
+    output_ax: Any
+    fixed_ax: Any
+    geometry: AdaptiveGeometry
+    bins: tuple
+    out_index: tuple[int, ...]
+    winner: tuple[int, ...] | None
+    output: np.ndarray | None
+    fixed: FixedPoolContrast | None
+    fixed_output: np.ndarray | None
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _read_input(x):
+    """``(values or None, spatial shape)`` from an input array or an input shape."""
+    if isinstance(x, bool):
+        raise PoolTutorTypeError(f"x={x!r}: need an input array or an input shape (ints)")
+    if isinstance(x, (int, np.integer)) or (isinstance(x, tuple) and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in x)):
+        shape = (x,) if isinstance(x, (int, np.integer)) else tuple(x)
+        if not 1 <= len(shape) <= 2:
+            raise PoolTutorError(
+                f"input shape {shape!r} has {len(shape)} axes: plot_adaptive_bins draws 1 or 2"
+            )
+        shape = check_per_axis("input_shape", list(shape), len(shape), minimum=1)
+        values = None
+    else:
+        try:
+            values = np.asarray(x)
+        except (TypeError, ValueError) as exc:
+            raise PoolTutorTypeError(f"x could not be read as an array ({exc})") from None
+        if values.ndim in (3, 4) and values.shape[:2] == (1, 1):
+            values = values[0, 0]
+        if values.dtype.kind not in "iuf" or values.dtype.itemsize > 8:
+            raise PoolTutorTypeError(f"x has dtype {values.dtype}: need real numbers")
+        if values.ndim not in (1, 2) or 0 in values.shape:
+            raise PoolTutorError(
+                f"x has shape {values.shape}: plot_adaptive_bins draws a 1-D or 2-D input "
+                f"(or (1, 1, *spatial)) with every axis >= 1"
+            )
+        shape = values.shape
+    if max(shape) > MAX_SIDE:
+        raise PoolTutorError(
+            f"input shape {tuple(shape)}: plot_adaptive_bins draws every cell, need at most "
+            f"{MAX_SIDE} per axis"
+        )
+    return values, tuple(int(s) for s in shape)
+
+
+def _check_out_index(out_index, out_shape):
+    if out_index is None:
+        return (0,) * len(out_shape)
+    if isinstance(out_index, (int, np.integer)) and not isinstance(out_index, bool):
+        out_index = (out_index,)
+    if not isinstance(out_index, (tuple, list)) or len(out_index) != len(out_shape):
+        raise PoolTutorError(
+            f"out_index={out_index!r}: need {len(out_shape)} int(s), one per output axis of the "
+            f"output shaped {out_shape}"
+        )
+    checked = []
+    for v, size in zip(out_index, out_shape, strict=False):
+        v = check_int("out_index", v, minimum=0)
+        if v >= size:
+            raise PoolTutorError(
+                f"out_index={tuple(out_index)!r} is outside the output shaped {out_shape}: "
+                f"need 0 <= entry < size on every axis"
+            )
+        checked.append(v)
+    return tuple(checked)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _bin_text(bins) -> str:
+    return " x ".join(f"[{a},{b})" for a, b in bins)
+
+
+def _color(i: int) -> str:
+    return BIN_COLORS[i % len(BIN_COLORS)]
+
+
+def mark_winner(ax, cell, gid="winner"):
+    """The house winner mark (:func:`style.mark_cell`) edged in black on both sides, so that
+    it stays visible on the yellow of a maximum in viridis."""
+    from matplotlib.patches import Rectangle
+
+    patch = style.mark_cell(ax, cell, gid=gid)
+    i, j = cell
+    for half, width in ((0.49, 1.2), (0.34, 1.0)):
+        ax.add_patch(Rectangle((j - half, i - half), 2 * half, 2 * half, fill=False,
+                               edgecolor="black", linewidth=width, zorder=5.5,
+                               gid=f"{gid}-edge"))
+    return patch
+
+
+def _fits(label, length_cells, cell_in, fontsize) -> bool:
+    return length_cells * cell_in * 72 >= 0.62 * fontsize * len(label) + 4
+
+
+def _draw_bars(ax, spans, lanes, y0, labels, short, colors, cell_in, *, dashed=False,
+               highlight=None, gid="bin", edge_colors=None, fontsize=10.5):
+    """One rounded bar per span ``[start, stop)`` at ``y0 + 0.85 * lane``; returns the bars."""
+    import matplotlib as mpl
+    from matplotlib.patches import FancyBboxPatch
+
+    patches = []
+    for i, ((start, stop), lane) in enumerate(zip(spans, lanes, strict=False)):
+        y = y0 + 0.85 * lane
+        edge = edge_colors[i] if edge_colors else colors[i]
+        patch = FancyBboxPatch((start - 0.42, y - 0.3), stop - start - 0.16, 0.6,
+                               boxstyle="round,pad=0,rounding_size=0.12",
+                               facecolor=(*mpl.colors.to_rgb(colors[i]), 0.3), edgecolor=edge,
+                               linewidth=1.8, linestyle=(0, (4, 2)) if dashed else "-", gid=gid,
+                               zorder=2)
+        ax.add_patch(patch)
+        patches.append(patch)
+        length = stop - start - 0.16
+        text = labels[i] if _fits(labels[i], length, cell_in, fontsize) else short[i]
+        if _fits(text, length, cell_in, fontsize - 1):
+            ax.text((start + stop - 1) / 2, y, text, ha="center", va="center", fontsize=fontsize,
+                    color="black", zorder=4, gid=f"{gid}-label")
+        if highlight == i:
+            ax.add_patch(FancyBboxPatch((start - 0.47, y - 0.36), stop - start - 0.06, 0.72,
+                                        boxstyle="round,pad=0,rounding_size=0.14", fill=False,
+                                        edgecolor=style.WINDOW_COLOR, linewidth=3, zorder=3,
+                                        gid="window"))
+    return patches
+
+
+def _value_cells(ax, centers, values, y, vmin, vmax, gid, fontsize):
+    """Coloured value cells of width 1 centred at ``centers`` on row ``y``."""
+    import matplotlib as mpl
+    from matplotlib.patches import Rectangle
+
+    cmap = mpl.colormaps[style.CMAP]
+    span = (vmax - vmin) or 1.0
+    for xc, v in zip(centers, values, strict=False):
+        finite = np.isfinite(v)
+        color = cmap(min(max((float(v) - vmin) / span, 0.0), 1.0)) if finite else "white"
+        ax.add_patch(Rectangle((xc - 0.5, y - 0.5), 1, 1, facecolor=color, edgecolor="white",
+                               linewidth=1.0, zorder=1, gid=gid))
+        ax.text(xc, y, style.format_value(v), ha="center", va="center", fontsize=fontsize,
+                color=style.cell_text_color(float(v), vmin, vmax) if finite else "black",
+                zorder=4, gid="value")
+
+
+def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_result, winner,
+             cell_in):
+    from matplotlib.patches import Rectangle
+
+    a = geom.axes[0]
+    size, o = a.input_size, out_index[0]
+    bins = a.bins
+    lanes = bin_lanes(bins)
+    vmin, vmax = style.shared_limits(values, result, fixed_result)
+    fontsize = 11 if cell_in >= 0.42 else 9.5
+    ax = fig.add_subplot()
+    ticks, tick_labels = [0], ["input"]
+
+    # the input row
+    if values is None:
+        for j in range(size):
+            ax.add_patch(Rectangle((j - 0.5, -0.5), 1, 1, facecolor="white", edgecolor="#888888",
+                                   linewidth=1, gid="cell"))
+    else:
+        style.draw_grid(ax, values[None, :], vmin=vmin, vmax=vmax, annotate=True)
+        for t in ax.texts:
+            t.set_fontsize(fontsize)
+    style.outline_cells(ax, [(0, j) for j in range(*bins[o])], linewidth=3)
+    if winner is not None:
+        mark_winner(ax, (0, winner[0]))
+
+    # the bins, overlapping ones on separate lanes
+    y_bins = 1.25
+    if result is None:
+        labels = [f"bin {i}: [{s0},{s1})" for i, (s0, s1) in enumerate(bins)]
+        short = [f"[{s0},{s1})" if _fits(f"[{s0},{s1})", s1 - s0 - 0.16, cell_in, fontsize)
+                 else str(i) for i, (s0, s1) in enumerate(bins)]
+    else:
+        labels = [f"y{i} = {style.format_value(result[i])}" for i in range(len(bins))]
+        short = [style.format_value(result[i]) for i in range(len(bins))]
+    patches = _draw_bars(ax, bins, lanes, y_bins, labels, short,
+                         [_color(i) for i in range(len(bins))], cell_in, highlight=o,
+                         fontsize=fontsize)
+    ticks.append(y_bins)
+    tick_labels.append("bins")
+    y = y_bins + 0.85 * max(lanes)
+
+    # the output, each cell under its bin
+    if result is not None:
+        y += 1.3
+        centers = [(s0 + s1 - 1) / 2 for s0, s1 in bins]
+        aligned = all(b - c >= 1 for c, b in zip(centers, centers[1:], strict=False))
+        if not aligned:         # O > I: bins repeat, so the cells go side by side
+            centers = list(range(len(bins)))
+        _value_cells(ax, centers, result, y, vmin, vmax, "output", fontsize)
+        style.mark_cell(ax, (y, centers[o]), color=style.HIGHLIGHT_COLOR, gid="highlight")
+        ticks.append(y)
+        tick_labels.append(f"adaptive {op}")
+
+    title = [f"adaptive {op} pool: I={size} \u2192 O={a.output_size};   bin i = "
+             f"[floor(i\u00b7I/O), ceil((i+1)\u00b7I/O))"]
+    overlap = (f"bins overlap ({size} % {a.output_size} = {size % a.output_size})"
+               if a.overlapping else f"bins tile the input ({size} % {a.output_size} = 0)")
+    focus = f"output {o}: bin {_bin_text([bins[o]])}"
+    if winner is not None:
+        focus += f", max {style.format_value(values[winner[0]])} at w={winner[0]}"
+    elif result is not None:
+        focus += f", average {style.format_value(result[o])}"
+    title.append(f"{overlap};   {focus}")
+
+    if show_fixed and fixed is None:
+        title.append(f"no fixed-pool workaround: I={size} < O={a.output_size} gives "
+                     f"s = floor(I/O) = 0")
+    if show_fixed and fixed is not None:
+        y += 1.5
+        wins = fixed.windows[0]
+        ndiff = sum(not s for s in fixed.same[0])
+        verdict = ("every window is its bin: the export is exact" if fixed.equal
+                   else f"{ndiff} of {len(wins)} windows differ from their bin (red)")
+        from matplotlib.transforms import blended_transform_factory
+
+        ax.text(0.02, y, f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
+                f"floor(I/O) = {fixed.kernel[0]}, s = floor(I/O) = {fixed.stride[0]}\n"
+                f"{verdict}", ha="left", va="center", fontsize=fontsize,
+                transform=blended_transform_factory(ax.figure.transFigure, ax.transData),
+                color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR,
+                gid="fixed-title")
+        f_lanes = bin_lanes(wins)
+        y += 1.5
+        if fixed_result is None:
+            flabels = [f"w{i} {'=' if same else chr(0x2260)} bin {i}"
+                       for i, same in enumerate(fixed.same[0])]
+            fshort = [str(i) for i in range(len(wins))]
+        else:
+            flabels = [f"w{i} = {style.format_value(fixed_result[i])}"
+                       for i in range(len(wins))]
+            fshort = [style.format_value(v) for v in fixed_result]
+        edges = [style.RIGHT_COLOR if same else style.WRONG_COLOR for same in fixed.same[0]]
+        _draw_bars(ax, wins, f_lanes, y, flabels, fshort, ["#bdbdbd"] * len(wins), cell_in,
+                   dashed=True, gid="fixed-window", edge_colors=edges, highlight=o,
+                   fontsize=fontsize)
+        ticks.append(y)
+        tick_labels.append("windows")
+        y += 0.85 * max(f_lanes)
+        if fixed_result is not None:
+            y += 1.3
+            centers = [(s0 + s1 - 1) / 2 for s0, s1 in wins]
+            _value_cells(ax, centers, fixed_result, y, vmin, vmax, "fixed-output", fontsize)
+            style.mark_cell(ax, (y, centers[o]), color=style.HIGHLIGHT_COLOR, gid="highlight")
+            for c, v, r in zip(centers, fixed_result, result, strict=True):
+                if not np.isclose(v, r, equal_nan=True):
+                    ax.add_patch(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
+                                           edgecolor=style.WRONG_COLOR, linewidth=2.5,
+                                           linestyle=(0, (3, 1.5)), zorder=5, gid="mismatch"))
+            ticks.append(y)
+            tick_labels.append(f"fixed {op}")
+    ax.set_xlim(-0.6, size - 0.4)
+    ax.set_ylim(y + 0.6, -0.6)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(size))
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(tick_labels)
+    ax.tick_params(length=0, labelsize=fontsize - 0.5)
+    ax.set_xlabel("w (input position)", fontsize=fontsize - 0.5)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_title("\n".join(title), fontsize=fontsize + 0.5)
+    _out_of_layout(ax)
+    return ax, ax, (ax if show_fixed else None), tuple(patches), winner
+
+
+def _draw_output(out_ax, geom, result, out_index, op, vmin, vmax):
+    """The 2-D adaptive output (or, without values, the size of every bin)."""
+    shape = geom.output_shape
+    if result is None:
+        from matplotlib.patches import Rectangle
+
+        style.draw_grid(out_ax, np.zeros(shape), vmin=0, vmax=1, cmap="Greys", annotate=False)
+        for idx in np.ndindex(*shape):
+            out_ax.add_patch(Rectangle((idx[1] - 0.5, idx[0] - 0.5), 1, 1, fill=False,
+                                       edgecolor="#c8c8c8", linewidth=0.8))
+            bins = [a.bins[i] for a, i in zip(geom.axes, idx, strict=False)]
+            out_ax.text(idx[1], idx[0], "x".join(str(b - a) for a, b in bins), ha="center",
+                        va="center", fontsize=10, gid="bin-size")
+        title = "output: bin sizes"
+    else:
+        style.draw_grid(out_ax, result, vmin=vmin, vmax=vmax)
+        for t in out_ax.texts:
+            t.set_fontsize(10.5)
+        title = f"output (adaptive {op})"
+    style.mark_cell(out_ax, out_index, color=style.HIGHLIGHT_COLOR, gid="highlight")
+    out_ax.tick_params(length=0, labelsize=10)
+    out_ax.set_title(title, fontsize=11)
+
+
+def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_result, winner,
+             cell_in):
+    import matplotlib as mpl
+    from matplotlib.patches import Rectangle
+
+    rows, cols = geom.input_shape
+    vmin, vmax = style.shared_limits(values, result, fixed_result)
+    ncols = 2
+    nrows = 2 if show_fixed else 1
+    grid = fig.add_gridspec(nrows, ncols, width_ratios=[cols + 0.6, geom.output_shape[1] + 0.6])
+    ax = fig.add_subplot(grid[0, 0])
+
+    def neutral_input(target):
+        # white cells with the values written in black: the bins' colours must stay readable
+        shown = np.zeros((rows, cols)) if values is None else values
+        style.draw_grid(target, shown, vmin=0, vmax=1, cmap="Greys", annotate=False)
+        target.images[-1].set_alpha(0.0)
+        for i in range(rows):
+            for j in range(cols):
+                target.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                           edgecolor="#c8c8c8", linewidth=0.6, zorder=0.5))
+                if values is not None and max(rows, cols) <= style.MAX_ANNOTATED:
+                    target.text(j, i, style.format_value(values[i, j]), ha="center",
+                                va="center", fontsize=10 if max(rows, cols) <= 10 else 8,
+                                zorder=6, gid="value")
+        target.set_xlabel("w", fontsize=10)
+        target.set_ylabel("h", fontsize=10, rotation=0, labelpad=8)
+
+    def rectangles(target, spans0, spans1, colors, gid, dashed=False, alpha=0.16, edges=None,
+                   linewidths=None):
+        patches = []
+        for k, idx in enumerate(np.ndindex(len(spans0), len(spans1))):
+            (r0, r1), (c0, c1) = spans0[idx[0]], spans1[idx[1]]
+            inset = 0.04 + 0.05 * (k % 3)          # overlapping edges stay apart
+            patch = Rectangle((c0 - 0.5 + inset, r0 - 0.5 + inset), c1 - c0 - 2 * inset,
+                              r1 - r0 - 2 * inset,
+                              facecolor=(*mpl.colors.to_rgb(colors[k]), alpha),
+                              edgecolor=edges[k] if edges else colors[k],
+                              linewidth=linewidths[k] if linewidths else 1.8,
+                              linestyle=(0, (4, 2)) if dashed else "-", zorder=2, gid=gid)
+            target.add_patch(patch)
+            patches.append(patch)
+        return patches
+
+    neutral_input(ax)
+    b0, b1 = geom.axes[0].bins, geom.axes[1].bins
+    n_bins = len(b0) * len(b1)
+    colors = [_color(k) for k in range(n_bins)]
+    patches = rectangles(ax, b0, b1, colors, "bin")
+    (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
+    ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False,
+                           edgecolor=style.WINDOW_COLOR, linewidth=3.5, zorder=7, gid="window"))
+    if winner is not None:
+        mark_winner(ax, winner)
+    over = [f"{a.input_size} % {a.output_size} = {a.input_size % a.output_size}"
+            for a in geom.axes]
+    overlap = ("bins overlap (" + ", ".join(over) + ")" if any(a.overlapping for a in geom.axes)
+               else "bins tile the input")
+    ax.set_title(
+        f"adaptive {op} pool {geom.input_shape} \u2192 {geom.output_shape}\n{overlap}\n"
+        f"output {out_index}: bin {_bin_text([b0[out_index[0]], b1[out_index[1]]])}"
+        + (f", max {style.format_value(values[winner])} at {winner}" if winner else ""),
+        fontsize=11)
+    ax.tick_params(length=0, labelsize=10)
+
+    out_ax = fig.add_subplot(grid[0, 1])
+    _draw_output(out_ax, geom, result, out_index, op, vmin, vmax)
+    out_ax.set_xlabel("j", fontsize=10)
+    out_ax.set_ylabel("i", fontsize=10, rotation=0, labelpad=8)
+
+    fixed_ax = None
+    if show_fixed:
+        fixed_ax = fig.add_subplot(grid[1, 0])
+        neutral_input(fixed_ax)
+        if fixed is None:
+            fixed_ax.set_title("no fixed-pool workaround: I < O on an axis gives floor(I/O) = 0",
+                               fontsize=11, color=style.WRONG_COLOR)
+        else:
+            w0, w1 = fixed.windows
+            same = [fixed.same[0][i] and fixed.same[1][j]
+                    for i, j in np.ndindex(len(w0), len(w1))]
+            # every window faint; the one of out_index bold, next to its bin
+            k_out = out_index[0] * len(w1) + out_index[1]
+            edges = [(style.RIGHT_COLOR if s else style.WRONG_COLOR) if k == k_out else "#b5b5b5"
+                     for k, s in enumerate(same)]
+            widths = [3.0 if k == k_out else 1.0 for k in range(len(same))]
+            rectangles(fixed_ax, w0, w1, ["#999999"] * len(same), "fixed-window", dashed=True,
+                       alpha=0.06, edges=edges, linewidths=widths)
+            (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
+            fixed_ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False,
+                                         edgecolor=style.WINDOW_COLOR, linewidth=2.0, zorder=7,
+                                         gid="window"))
+            ndiff = sum(not s for s in same)
+            verdict = ("every window is its bin: the export is exact" if fixed.equal else
+                       f"{ndiff} of {len(same)} windows differ from their bin")
+            (q0, q1), (p0, p1) = w0[out_index[0]], w1[out_index[1]]
+            here = ("its window = its bin" if same[k_out] else
+                    f"its window [{q0},{q1}) x [{p0},{p1}) \u2260 bin (orange)")
+            fixed_ax.set_title(f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
+                               f"floor(I/O) = {_short(fixed.kernel)}, s = floor(I/O) = "
+                               f"{_short(fixed.stride)}\n{verdict}\noutput {out_index}: {here}",
+                               fontsize=11,
+                               color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR)
+            fout_ax = fig.add_subplot(grid[1, 1])
+            if fixed_result is not None:
+                style.draw_grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
+                for t in fout_ax.texts:
+                    t.set_fontsize(10.5)
+                nbad = 0
+                for idx in np.ndindex(*fixed_result.shape):
+                    if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
+                        nbad += 1
+                        fout_ax.add_patch(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
+                                                    fill=False, edgecolor=style.WRONG_COLOR,
+                                                    linewidth=2.5, linestyle=(0, (3, 1.5)),
+                                                    gid="mismatch"))
+                style.mark_cell(fout_ax, out_index, color=style.HIGHLIGHT_COLOR, gid="highlight")
+                fout_ax.set_title(f"fixed pool output:\n{nbad} of {fixed_result.size} differ "
+                                  f"from adaptive\n(red dashes)" if nbad
+                                  else "fixed pool output\n= adaptive output", fontsize=11)
+                fout_ax.tick_params(length=0, labelsize=10)
+            else:
+                fout_ax.axis("off")
+        fixed_ax.tick_params(length=0, labelsize=10)
+    for target in fig.axes:
+        _out_of_layout(target)
+    return ax, out_ax, fixed_ax, tuple(patches), winner
+
+
+def _out_of_layout(ax):
+    """Cell artists stay inside the axes: keep them out of constrained layout (faster, and a
+    long caption in data coordinates cannot squeeze the axes)."""
+    for artist in (*ax.texts, *ax.patches, *ax.collections, *ax.images):
+        artist.set_in_layout(False)
+
+
+def _short(t):
+    return str(t[0]) if all(v == t[0] for v in t) else str(tuple(t))
+
+
+def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
+                       show_fixed: bool = False, fig=None) -> AdaptiveBinsPlot:
+    """Draw the bins of adaptive pooling over the input.
+
+    Parameters
+    ----------
+    x : array (1-D or 2-D, or ``(1, 1, *spatial)``), or an input shape
+        The input values, or only its shape as an int or a tuple of ints
+        (then the bins are drawn without values).
+    output_size : int or one int per axis
+    out_index : int or tuple of int, optional
+        The output cell whose bin is highlighted (default the first).
+    op : {'max', 'avg'}
+        Adaptive max (the bin's maximum is marked) or average pooling.
+    show_fixed : bool
+        Also draw the fixed pool that exporters use instead
+        (``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)``): its windows, and
+        its output next to the adaptive one.
+    fig : matplotlib.figure.Figure, optional
+        Drawn on (after ``fig.clear()``); a new Figure by default.
+
+    Returns
+    -------
+    AdaptiveBinsPlot
+
+    Examples
+    --------
+    TV25 (7 -> 4): no window of the workaround ``k=4, s=1`` is its bin, so
+    its average differs from adaptive pooling at every position:
+
+    >>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5, 9, 2]), 4, op="avg", show_fixed=True)
+    >>> p.output.tolist(), p.fixed_output.tolist()
+    ([2.0, 2.0, 5.0, 5.5], [2.25, 2.75, 4.75, 4.25])
+    >>> p.fixed.kernel, p.fixed.stride, p.fixed.same
+    ((4,), (1,), ((False, False, False, False),))
+
+    An input shape alone draws the bins (here 2-D, overlapping on both axes):
+
+    >>> plot_adaptive_bins((5, 5), 3).geometry.axes[0].bins
+    ((0, 2), (1, 4), (3, 5))
+
+    See Also
+    --------
+    pooltutor.pooling.adaptive_max_pool, pooltutor.geometry.adaptive_bins
+    pooltutor.viz.adaptive_explorer.AdaptiveBinsExplorer : the same, with controls.
+    """
+    op = check_choice("op", op, ("max", "avg"))
+    if not isinstance(show_fixed, (bool, np.bool_)):
+        raise PoolTutorTypeError(f"show_fixed={show_fixed!r}: need True or False")
+    values, shape = _read_input(x)
+    outs = check_per_axis("output_size", output_size, len(shape), minimum=1)
+    if max(outs) > MAX_SIDE:
+        raise PoolTutorError(f"output_size={output_size!r}: need at most {MAX_SIDE} per axis")
+    geom = adaptive_geometry(shape, outs)
+    out_index = _check_out_index(out_index, geom.output_shape)
+    fixed = fixed_pool_contrast(geom)
+
+    result = fixed_result = winner = None
+    if values is not None:
+        x4 = values.reshape((1, 1) + values.shape)
+        if op == "max":
+            pooled = adaptive_max_pool(x4, outs, return_indices=True)
+            plane = int(pooled.indices[(0, 0) + out_index])
+            if plane >= 0:
+                winner = tuple(int(v) for v in np.unravel_index(plane, shape))
+        else:
+            pooled = adaptive_avg_pool(x4, outs)
+        result = pooled.output[0, 0]
+        if fixed is not None:
+            pool = max_pool if op == "max" else avg_pool
+            fixed_result = pool(x4, fixed.kernel, fixed.stride).output[0, 0]
+
+    if len(shape) == 1:
+        cell_in = min(0.8, 12.1 / shape[0])
+        width = max(6.5, cell_in * shape[0] + 1.9)
+        rows = 1.25 + 0.85 * max(bin_lanes(geom.axes[0].bins)) + (1.3 if values is not None
+                                                                    else 0)
+        if show_fixed and fixed is not None:
+            rows += 1.5 + 1.5 + 0.85 * max(bin_lanes(fixed.windows[0]))
+            rows += 1.3 if values is not None else 0
+        figsize = (width, (rows + 1.2) * cell_in + 1.2)
+    else:
+        cell_in = min(0.55, 5.5 / max(shape))
+        width = max(8.0, (shape[1] + geom.output_shape[1] + 3) * cell_in + 2.5)
+        height = (shape[0] * cell_in + 1.9) * (2 if show_fixed else 1) + 0.2
+        figsize = (width, height)
+    if fig is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=figsize, layout="constrained")
+    else:
+        fig.clear()
+        if fig.get_layout_engine() is None:
+            fig.set_layout_engine("constrained")
+    draw = _plot_1d if len(shape) == 1 else _plot_2d
+    ax, out_ax, fixed_ax, patches, winner = draw(fig, values, geom, out_index, op, show_fixed,
+                                                 result, fixed, fixed_result, winner, cell_in)
+    return AdaptiveBinsPlot(fig, ax, out_ax, fixed_ax, geom, patches, out_index, winner,
+                            result, fixed, fixed_result)

@@ -1,0 +1,683 @@
+"""One max-pool winner, five index layouts: where the flat number comes from.
+
+A max pool's winner sits at ``(n, c, *spatial)`` in the input, and every
+framework flattens that position differently (``api.md``, "Index layouts";
+:mod:`pooltutor.indexing`).  :func:`plot_index_layouts` draws
+
+* the input plane ``(n, c)`` of the chosen output cell, with its pooling
+  window (padding hatched grey, labelled with the padding rule) and the
+  winner;
+* one panel per layout: the ``N x C`` planes side by side, every cell
+  holding its running number in that layout, the flattening order drawn
+  as arrows through the cell centres (row-major, column-major inside the
+  plane, channel-interleaved for TensorFlow's NHWC), the winner marked;
+* a table of the winner's number in every layout, with who uses it.
+
+Every number comes from :func:`pooltutor.indexing.convert_indices`: this
+module never re-derives a layout formula.
+
+>>> import numpy as np
+>>> from pooltutor.viz.indices import plot_index_layouts
+>>> x = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
+...               [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)   # TV22
+>>> p = plot_index_layouts(x, kernel=2, stride=1, out_index=(1, 1, 0, 1))
+>>> p.position, dict(p.numbers)
+((1, 1, 0, 1), {'plane': 1, 'tensor': 19, 'tensor_colmajor': 20, 'nhwc': 3, 'nhwc_batch': 15})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from ..errors import PoolTutorError, PoolTutorTypeError, check_int
+from ..indexing import INDEX_LAYOUTS, convert_indices
+from ..pooling import PoolResult, max_pool
+from . import style
+
+__all__ = [
+    "LAYOUT_USERS",
+    "LAYOUT_COLORS",
+    "IndexLayoutsPlot",
+    "layout_numbers",
+    "plot_index_layouts",
+    "winner_numbers",
+]
+
+#: Who flattens indices this way (api.md, "Index layouts").
+LAYOUT_USERS = MappingProxyType({
+    "plane": "PyTorch, OpenVINO axis=2 and AdaptiveMaxPool, Caffe",
+    "tensor": "ONNX storage_order=0, DirectML, OpenVINO axis=0",
+    "tensor_colmajor": "ONNX storage_order=1",
+    "nhwc": "TensorFlow include_batch_in_index=False",
+    "nhwc_batch": "TensorFlow include_batch_in_index=True",
+})
+
+#: The same, short enough for a panel title.
+LAYOUT_USERS_SHORT = MappingProxyType({
+    "plane": "PyTorch, OpenVINO axis=2, Caffe",
+    "tensor": "ONNX so=0, DirectML, OpenVINO axis=0",
+    "tensor_colmajor": "ONNX storage_order=1",
+    "nhwc": "TensorFlow, batch not in index",
+    "nhwc_batch": "TensorFlow include_batch_in_index",
+})
+
+#: One colour per layout, used for its arrows and its row in the table.
+LAYOUT_COLORS = MappingProxyType({
+    "plane": "#1f77b4",
+    "tensor": "#2ca02c",
+    "tensor_colmajor": "#9467bd",
+    "nhwc": "#d62728",
+    "nhwc_batch": "#8c564b",
+})
+
+#: The largest tensor drawn (every element gets a cell in every panel).
+MAX_ELEMENTS = 512
+
+_PAD_TEXT = {"skip": "skip", "neg_inf": "-inf", "lowest": "lowest"}
+
+
+@dataclass(frozen=True, eq=False)
+class IndexLayoutsPlot:
+    """What :func:`plot_index_layouts` drew.
+
+    Attributes
+    ----------
+    figure : matplotlib.figure.Figure
+    input_ax : matplotlib.axes.Axes
+        The plane ``(n, c)`` with the window and the winner.
+    layout_axes : mapping of str to Axes
+        One panel per layout.
+    table_ax : matplotlib.axes.Axes
+        The table of the winner's number per layout.
+    numbers : mapping of str to int
+        The winner's flat number in every layout drawn (``-1``: no input element won).
+    position : tuple of int or None
+        ``(n, c, *spatial)`` of the winner in the input (None when no input element won).
+    out_index : tuple of int
+        ``(n, c, *out_spatial)`` of the output cell shown.
+    result : PoolResult
+        The max pooling that was drawn.
+    """
+
+    figure: Any
+    input_ax: Any
+    layout_axes: Any
+    table_ax: Any
+    numbers: Any
+    position: tuple[int, ...] | None
+    out_index: tuple[int, ...]
+    result: PoolResult
+
+
+def layout_numbers(input_shape, layout: str) -> np.ndarray:
+    """The flat number of every input element under ``layout``, shaped ``input_shape``.
+
+    Built by converting each element's plane position with
+    :func:`~pooltutor.indexing.convert_indices` (nothing re-derived here).
+
+    >>> layout_numbers((1, 2, 1, 2), "nhwc").tolist()      # c is the fastest axis
+    [[[[0, 2]], [[1, 3]]]]
+    >>> layout_numbers((1, 1, 2, 2), "tensor_colmajor").tolist()
+    [[[[0, 2], [1, 3]]]]
+    """
+    shape = tuple(int(s) for s in input_shape)
+    spatial = shape[2:]
+    plane = np.arange(int(np.prod(spatial)), dtype=np.int64).reshape(spatial)
+    plane = np.ascontiguousarray(np.broadcast_to(plane, shape))
+    return convert_indices(plane, shape, "plane", layout)
+
+
+def winner_numbers(result: PoolResult, out_index, layouts=INDEX_LAYOUTS) -> dict[str, int]:
+    """The number of the winner of ``result.output[out_index]`` in every layout.
+
+    >>> x = np.arange(12.0).reshape(1, 2, 2, 3)
+    >>> r = max_pool(x, 2, 1, return_indices=True)
+    >>> winner_numbers(r, (0, 1, 0, 1))
+    {'plane': 5, 'tensor': 11, 'tensor_colmajor': 11, 'nhwc': 11, 'nhwc_batch': 11}
+    """
+    shape = result.input.shape
+    return {
+        lay: int(convert_indices(result.indices, shape, result.index_layout, lay)[tuple(out_index)])
+        for lay in layouts
+    }
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_out_index(out_index, out_shape) -> tuple[int, ...]:
+    """``(n, c, *o)`` from a full index or, when ``N = C = 1``, from ``o`` alone."""
+    if out_index is None:
+        return (0,) * len(out_shape)
+    if isinstance(out_index, (int, np.integer)) and not isinstance(out_index, bool):
+        out_index = (out_index,)
+    if not isinstance(out_index, (tuple, list)):
+        raise PoolTutorTypeError(
+            f"out_index={out_index!r} has type {type(out_index).__name__}: need a tuple "
+            f"(n, c, *out_spatial) of ints"
+        )
+    spatial = len(out_shape) - 2
+    index = tuple(out_index)
+    if len(index) == spatial and out_shape[0] == 1 and out_shape[1] == 1:
+        index = (0, 0) + index
+    if len(index) != len(out_shape):
+        raise PoolTutorError(
+            f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need (n, c, "
+            f"*out_spatial) with {len(out_shape)} entries for the output shaped {out_shape}"
+            + (f" (or the {spatial} spatial ones when N = C = 1)" if out_shape[:2] == (1, 1)
+               else "")
+        )
+    checked = []
+    for v, size in zip(index, out_shape, strict=False):
+        v = check_int("out_index", v, minimum=0)
+        if v >= size:
+            raise PoolTutorError(
+                f"out_index={tuple(out_index)!r} is outside the output shaped {out_shape}: "
+                f"need 0 <= entry < size on every axis"
+            )
+        checked.append(v)
+    return tuple(checked)
+
+
+def _pool(x, kernel, stride, padding, dilation, rounding, pad_taps) -> PoolResult:
+    if isinstance(x, PoolResult):
+        if kernel is not None:
+            raise PoolTutorError(
+                f"kernel={kernel!r} was given with a PoolResult: pass either a PoolResult "
+                f"(its geometry is used) or the input x with kernel"
+            )
+        if x.indices is None or x.input is None:
+            raise PoolTutorError(
+                f"the PoolResult ({x.op}) has no indices or no input: need a max pooling made "
+                f"with return_indices=True"
+            )
+        return x
+    if kernel is None:
+        raise PoolTutorTypeError("kernel=None: need the kernel (an int or one per spatial axis) "
+                                 "when x is an array")
+    return max_pool(x, kernel, stride, padding, dilation, rounding=rounding, pad_taps=pad_taps,
+                    return_indices=True)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+class _Canvas:
+    """Where cell ``(n, c, *spatial)`` goes in a layout panel (data coordinates, rows down).
+
+    Planes sit on a grid, ``n`` down and ``c`` across, one empty cell apart;
+    3-D planes show their depth slices stacked, half a cell apart.
+    """
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        n, c, *spatial = self.shape
+        self.spatial = tuple(spatial)
+        if len(spatial) == 1:
+            self.depth, self.height, self.width = 1, 1, spatial[0]
+        elif len(spatial) == 2:
+            self.depth, (self.height, self.width) = 1, spatial
+        else:
+            self.depth, self.height, self.width = spatial
+        self.depth_gap = 0.5
+        self.plane_rows = self.depth * self.height + (self.depth - 1) * self.depth_gap
+        self.row_step = self.plane_rows + 1.4       # room for the plane label
+        self.col_step = self.width + 1.0
+
+    def origin(self, n, c):
+        return n * self.row_step, c * self.col_step
+
+    def xy(self, n, c, spatial):
+        """``(x, y)`` centre of a cell, ``spatial`` being its coordinates in the plane."""
+        spatial = tuple(spatial)
+        if len(spatial) == 1:
+            d, h, w = 0, 0, spatial[0]
+        elif len(spatial) == 2:
+            d, (h, w) = 0, spatial
+        else:
+            d, h, w = spatial
+        r0, c0 = self.origin(n, c)
+        return c0 + w, r0 + d * (self.height + self.depth_gap) + h
+
+    @property
+    def extent(self):
+        n, c = self.shape[:2]
+        return n * self.row_step - 1.4, c * self.col_step - 1.0
+
+
+def _font(canvas) -> float:
+    biggest = max(canvas.extent)
+    return 12 if biggest <= 8 else 10.5 if biggest <= 14 else 9 if biggest <= 22 else 7
+
+
+def _plane_labels(ax, canvas, size):
+    n_count, c_count = canvas.shape[:2]
+    for n in range(n_count):
+        for c in range(c_count):
+            r0, c0 = canvas.origin(n, c)
+            ax.text(c0 - 0.5, r0 - 0.62, f"n={n}, c={c}", ha="left", va="bottom",
+                    fontsize=size - 1, color="#444444", gid="plane-label")
+
+
+def _frame_axes(ax, canvas):
+    rows, cols = canvas.extent
+    ax.set_xlim(-0.6, cols - 0.4)
+    ax.set_ylim(rows - 0.4, -1.25)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def _segments(numbers: np.ndarray):
+    """Groups of cells numbered 0, 1, 2, ... on their own: the whole tensor, per n or per plane.
+
+    Found from the numbers alone: the widest scope in which no number repeats.
+    """
+    n_count, c_count = numbers.shape[:2]
+    flat = numbers.reshape(n_count, c_count, -1)
+    if np.unique(flat).size == flat.size:
+        return [[(n, c) for n in range(n_count) for c in range(c_count)]]
+    if all(np.unique(flat[n]).size == flat[n].size for n in range(n_count)):
+        return [[(n, c) for c in range(c_count)] for n in range(n_count)]
+    return [[(n, c)] for n in range(n_count) for c in range(c_count)]
+
+
+def _draw_path(ax, canvas, numbers, color, size):
+    """Arrows through the cell centres in increasing number; jumps dashed and curved."""
+    from matplotlib.patches import FancyArrowPatch
+
+    spatial = canvas.spatial
+    arrows = []
+    pairs = []
+    for planes in _segments(numbers):
+        # a unit is a plane, or a depth slice of a 3-D plane
+        cells = []
+        for n, c in planes:
+            for pos in np.ndindex(*spatial):
+                unit = (n, c) + (pos[:1] if len(spatial) == 3 else ())
+                cells.append((int(numbers[(n, c) + pos]), unit, canvas.xy(n, c, pos)))
+        cells.sort()
+        hops = sum(1 for a, b in zip(cells, cells[1:], strict=False) if a[1] != b[1])
+        if len(cells) > 2 and hops > (len(cells) - 1) / 2:
+            # interleaved (NHWC channels, or depth in column-major 3-D): the order hops
+            # between units at every step.  Draw each unit's own order, and the hops of
+            # the first position only; the numbers and the caption say the rest.
+            first = [cells[0]]
+            for cell in cells[1:]:
+                if cell[1] in {f[1] for f in first}:
+                    break
+                first.append(cell)
+            pairs += [(a[2], b[2]) for a, b in zip(first, first[1:], strict=False)]
+            for unit in dict.fromkeys(cell[1] for cell in cells):
+                own = [cell for cell in cells if cell[1] == unit]
+                pairs += [(a[2], b[2]) for a, b in zip(own, own[1:], strict=False)]
+        else:
+            pairs += [(a[2], b[2]) for a, b in zip(cells, cells[1:], strict=False)]
+    for a, b in pairs:
+        adjacent = abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 1.01
+        # shorten in data units (cheaper than FancyArrowPatch's shrink, which splits beziers)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = max(np.hypot(dx, dy), 1e-9)
+        cut = 0.27 / length
+        start = (a[0] + dx * cut, a[1] + dy * cut)
+        stop = (b[0] - dx * cut, b[1] - dy * cut)
+        arrow = FancyArrowPatch(
+            start, stop, arrowstyle="-|>", mutation_scale=9 if adjacent else 7,
+            shrinkA=0, shrinkB=0, color=color,
+            linewidth=1.5 if adjacent else 0.9, linestyle="-" if adjacent else (0, (3, 2)),
+            alpha=0.9 if adjacent else 0.55,
+            connectionstyle="arc3" if adjacent else "arc3,rad=0.18", zorder=3, gid="path")
+        ax.add_artist(arrow)
+        arrows.append(arrow)
+    return arrows
+
+
+def axis_steps(numbers: np.ndarray) -> dict[str, int | None]:
+    """How much the number grows for one step along each axis (None: it restarts there).
+
+    Read off the numbers (from :func:`layout_numbers`) at the origin and one
+    step along each axis of length > 1.
+
+    >>> axis_steps(layout_numbers((2, 2, 2, 3), "nhwc"))
+    {'n': None, 'c': 1, 'h': 6, 'w': 2}
+    """
+    names = {3: ("n", "c", "w"), 4: ("n", "c", "h", "w"), 5: ("n", "c", "d", "h", "w")}
+    steps = {}
+    origin = (0,) * numbers.ndim
+    for axis, name in enumerate(names[numbers.ndim]):
+        if numbers.shape[axis] < 2:
+            continue
+        one = tuple(1 if a == axis else 0 for a in range(numbers.ndim))
+        step = int(numbers[one]) - int(numbers[origin])
+        steps[name] = step if step > 0 else None
+    return steps
+
+
+def _steps_text(numbers) -> str:
+    parts = []
+    order = sorted(axis_steps(numbers).items(), key=lambda kv: (kv[1] is None, kv[1] or 0))
+    for name, step in order:
+        parts.append(f"{name}: restarts" if step is None else f"{name} +{step}")
+    return "one step along  " + ",  ".join(parts) if parts else ""
+
+
+def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size):
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Rectangle
+
+    n_count, c_count = canvas.shape[:2]
+    cells = []
+    for n in range(n_count):
+        for c in range(c_count):
+            for pos in np.ndindex(*canvas.spatial):
+                x, y = canvas.xy(n, c, pos)
+                cells.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
+                is_winner = position is not None and (n, c) + tuple(pos) == position
+                ax.text(x, y, str(int(numbers[(n, c) + pos])), ha="center", va="center",
+                        fontsize=size, zorder=4, gid="number",
+                        fontweight="bold" if is_winner else "normal",
+                        color="black" if is_winner else "#333333")
+    ax.add_collection(PatchCollection(cells, facecolor="#f7f7f7", edgecolor="#b0b0b0",
+                                      linewidth=0.8, zorder=1, gid="cells"), autolim=False)
+    for n, c, pos in window_cells:
+        x, y = canvas.xy(n, c, pos)
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor=style.WINDOW_COLOR,
+                               linewidth=1.6, linestyle=(0, (2, 1.5)), zorder=2, gid="window"))
+    if position is not None:
+        x, y = canvas.xy(position[0], position[1], position[2:])
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR,
+                               edgecolor="none", alpha=0.85, zorder=1.5, gid="winner-fill"))
+        style.mark_cell(ax, (y, x))
+    _draw_path(ax, canvas, numbers, LAYOUT_COLORS.get(layout, "#333333"), size)
+    _plane_labels(ax, canvas, size)
+    _frame_axes(ax, canvas)
+
+
+def _draw_input_panel(ax, result, out_index, position, size):
+    """The plane (n, c): values, padding (hatched, labelled), the window and the winner."""
+    from matplotlib.patches import Rectangle
+
+    x = result.input
+    n, c = out_index[:2]
+    o = out_index[2:]
+    geom = result.geometry
+    plane = x[n, c]
+    vmin, vmax = style.shared_limits(x)
+    pad_taps = result.rules.get("pad_taps", "skip")
+    taps = geom.window(o)
+    if plane.ndim == 3:
+        # depth slices stacked; padding along depth is not drawn (noted in the title)
+        depth, height, _ = plane.shape
+        for d in range(depth):
+            style.draw_grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0))
+        cells = [(d * (height + 1) + h, w)
+                 for d in taps[0][0] for h in taps[1][0] for w in taps[2][0]
+                 if 0 <= d < depth and 0 <= h < height and 0 <= w < plane.shape[2]]
+        style.outline_cells(ax, cells, label="window")
+        if position is not None:
+            d, h, w = position[2:]
+            style.mark_cell(ax, (d * (height + 1) + h, w), label="winner")
+        ax.set_xlim(-0.5, plane.shape[2] - 0.5)
+        ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
+        ax.set_yticks([d * (height + 1) + h for d in range(depth) for h in range(height)])
+        ax.set_yticklabels([f"d{d} h{h}" for d in range(depth) for h in range(height)])
+        return
+    plane2 = plane[None, :] if plane.ndim == 1 else plane
+    pads = [(a.pad_begin, a.pad_end) for a in geom.axes]
+    if plane.ndim == 1:
+        pads = [(0, 0)] + pads
+        tap_rows = (0,)
+        tap_cols = taps[0][0]
+    else:
+        tap_rows, tap_cols = taps[0][0], taps[1][0]
+    rows, cols = plane2.shape
+    # the canvas: the padded plane, extended to any ceil-mode overhang of this window
+    r_lo = min(-pads[0][0], min(tap_rows))
+    r_hi = max(rows + pads[0][1], max(tap_rows) + 1)
+    c_lo = min(-pads[1][0], min(tap_cols))
+    c_hi = max(cols + pads[1][1], max(tap_cols) + 1)
+    canvas = np.full((r_hi - r_lo, c_hi - c_lo), np.nan)
+    canvas[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = plane2
+    padding = np.zeros(canvas.shape, dtype=bool)
+    padding[-r_lo - pads[0][0]:-r_lo + rows + pads[0][1],
+            -c_lo - pads[1][0]:-c_lo + cols + pads[1][1]] = True
+    padding[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False
+    style.draw_grid(ax, canvas, vmin=vmin, vmax=vmax, offset=(r_lo, c_lo),
+                    mask=padding if padding.any() else None, mask_text=_PAD_TEXT[pad_taps],
+                    annotate=max(canvas.shape) <= style.MAX_ANNOTATED)
+    outside = np.isnan(canvas) & ~padding
+    outside[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False      # NaN inputs stay inputs
+    for t in list(ax.texts):
+        if t.get_gid() == "value":
+            tx, ty = t.get_position()
+            if outside[int(round(ty)) - r_lo, int(round(tx)) - c_lo]:
+                t.remove()
+    for i, j in zip(*np.nonzero(outside), strict=False):
+        ax.text(c_lo + j, r_lo + i, "outside", ha="center", va="center", fontsize=size - 3.5,
+                color="#777777", rotation=90 if plane.ndim == 1 else 0, gid="outside-text")
+        ax.add_patch(Rectangle((c_lo + j - 0.5, r_lo + i - 0.5), 1, 1,
+                               facecolor=style.OUTSIDE_COLOR, edgecolor="#c8c8c8",
+                               linestyle=":", linewidth=0.8, gid="outside"))
+    style.outline_cells(ax, [(r, cc) for r in tap_rows for cc in tap_cols], label="window",
+                        linewidth=3)
+    if position is not None:
+        spatial = position[2:]
+        cell = (0, spatial[0]) if plane.ndim == 1 else spatial
+        style.mark_cell(ax, cell, label="winner")
+    ax.set_aspect("equal")
+    if plane.ndim == 1:
+        ax.set_yticks([])
+        ax.set_xlabel("w", fontsize=size - 1)
+    else:
+        ax.set_xlabel("w", fontsize=size - 1)
+        ax.set_ylabel("h", fontsize=size - 1, rotation=0, labelpad=8)
+    for t in ax.texts:
+        if t.get_gid() == "value":
+            t.set_fontsize(size)
+        elif t.get_gid() == "padding-text":
+            t.set_fontsize(size - 2)
+
+
+def _out_of_layout(ax):
+    """Keep the many cell artists out of the constrained-layout bookkeeping (they sit
+    inside the axes limits anyway): a large saving on every redraw."""
+    for artist in (*ax.texts, *ax.patches, *ax.collections, *ax.images, *ax.artists):
+        artist.set_in_layout(False)
+
+
+def _params_text(result) -> str:
+    g = result.geometry
+    if result.op == "adaptive_max":
+        return f"adaptive, output_size={_short(g.output_shape)}"
+
+    def pad_text():
+        pads = g.pads
+        if all(b == e == pads[0][0] for b, e in pads):
+            return str(pads[0][0])
+        if all(b == e for b, e in pads):
+            return _short(tuple(b for b, _ in pads))
+        return str(tuple(pads))
+
+    text = (f"kernel={_short(g.kernel)}, stride={_short(g.stride)}, pad={pad_text()}")
+    if any(d != 1 for d in g.dilation):
+        text += f", dilation={_short(g.dilation)}"
+    return text + f", rounding={g.rounding!r}"
+
+
+def _short(t):
+    t = tuple(t)
+    return str(t[0]) if all(v == t[0] for v in t) else str(t)
+
+
+def _position_text(position) -> str:
+    names = {3: "(n, c, w)", 4: "(n, c, h, w)", 5: "(n, c, d, h, w)"}[len(position)]
+    return f"{names} = {tuple(position)}"
+
+
+def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
+                       rounding: str = "floor", pad_taps: str = "skip", out_index=None,
+                       layouts=INDEX_LAYOUTS, fig=None) -> IndexLayoutsPlot:
+    """Draw one max-pool winner as its position and as its flat number in every index layout.
+
+    Parameters
+    ----------
+    x : array shaped ``(N, C, *spatial)`` (1 to 3 spatial axes), or a PoolResult
+        The input, pooled here with :func:`pooltutor.pooling.max_pool`; or a
+        max / adaptive-max :class:`~pooltutor.pooling.PoolResult` made with
+        ``return_indices=True`` (then leave ``kernel`` and the rest out).
+    kernel, stride, padding, dilation, rounding, pad_taps
+        As in :func:`pooltutor.pooling.max_pool`.
+    out_index : tuple of int, optional
+        The output cell ``(n, c, *out_spatial)`` whose winner is shown (or
+        only ``out_spatial`` when ``N = C = 1``); default the first.
+    layouts : sequence of str
+        Which layouts get a panel (default all five of
+        :data:`pooltutor.indexing.INDEX_LAYOUTS`).
+    fig : matplotlib.figure.Figure, optional
+        Drawn on (after ``fig.clear()``); a new Figure by default.
+
+    Returns
+    -------
+    IndexLayoutsPlot
+        The figure, its axes, and the winner's ``numbers`` per layout.
+
+    Notes
+    -----
+    Each layout panel shows the ``N x C`` planes (``n`` down, ``c`` across)
+    with every cell's number in that layout, and arrows from each number to
+    the next: solid between neighbouring cells, dashed where the order jumps
+    (to the next row, plane or channel).  Where numbers restart (``plane``
+    restarts in every plane, ``nhwc`` in every batch entry) each part gets
+    its own arrows.  Up to 512 elements are drawn.
+
+    Examples
+    --------
+    TV22 (N=2, C=2, H=2, W=3; K=2, S=1): the winner of output ``(0, 1, 0, 1)``
+    is the 6 at ``(h, w) = (1, 2)`` of plane ``n=0, c=1``:
+
+    >>> x = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
+    ...               [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
+    >>> p = plot_index_layouts(x, 2, 1, out_index=(0, 1, 0, 1))
+    >>> p.position, [p.numbers[k] for k in ("plane", "tensor", "tensor_colmajor", "nhwc")]
+    ((0, 1, 1, 2), [5, 11, 11, 11])
+
+    See Also
+    --------
+    pooltutor.indexing.convert_indices : the conversions drawn here.
+    pooltutor.viz.index_explorer.IndexLayoutExplorer : the same, with controls.
+    """
+    if isinstance(layouts, str):
+        layouts = (layouts,)
+    layouts = tuple(layouts)
+    if not layouts or any(lay not in INDEX_LAYOUTS for lay in layouts):
+        raise PoolTutorError(
+            f"layouts={layouts!r} is not allowed: need a non-empty sequence of "
+            f"{', '.join(repr(v) for v in INDEX_LAYOUTS)}"
+        )
+    if not isinstance(x, PoolResult):
+        arr = np.asarray(x) if not isinstance(x, np.ndarray) else x
+        if arr.size > MAX_ELEMENTS:
+            raise PoolTutorError(
+                f"x has shape {arr.shape} ({arr.size} elements): plot_index_layouts draws every "
+                f"element, need at most {MAX_ELEMENTS}"
+            )
+    result = _pool(x, kernel, stride, padding, dilation, rounding, pad_taps)
+    shape = result.input.shape
+    if result.input.size > MAX_ELEMENTS:
+        raise PoolTutorError(
+            f"the result's input has shape {shape}: plot_index_layouts draws every element, "
+            f"need at most {MAX_ELEMENTS}"
+        )
+    out_index = _check_out_index(out_index, result.output.shape)
+    numbers = winner_numbers(result, out_index, layouts)
+    plane_idx = int(convert_indices(result.indices, shape, result.index_layout,
+                                    "plane")[out_index])
+    position = None
+    if plane_idx >= 0:
+        position = (out_index[0], out_index[1]) + tuple(
+            int(v) for v in np.unravel_index(plane_idx, shape[2:]))
+
+    # the window's input cells, for the layout panels
+    n, c = out_index[:2]
+    per_axis = result.geometry.window(out_index[2:])
+    window_cells = []
+    for combo in np.ndindex(*(len(t) for t, _ in per_axis)):
+        taps = tuple(per_axis[a][0][j] for a, j in enumerate(combo))
+        if all(0 <= t < s for t, s in zip(taps, shape[2:], strict=False)):
+            window_cells.append((n, c, taps))
+
+    canvas = _Canvas(shape)
+    size = _font(canvas)
+    rows, cols = canvas.extent
+    wide = cols > 10
+    ncols = min(2 if wide else 3, len(layouts) + 1)
+    cell_in = min(0.52, (5.6 if wide else 3.9) / (cols + 0.5), 3.4 / (rows + 1.5))
+    panel_w = max(3.8, (cols + 0.5) * cell_in)
+    panel_h = (rows + 1.6) * cell_in
+    nrows = -(-(len(layouts) + 1) // ncols)
+    table_h = 0.34 * (len(layouts) + 1) + 0.2
+    figsize = (max(ncols * panel_w + 0.6, 9.5), nrows * (panel_h + 0.8) + table_h + 0.7)
+    if fig is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=figsize, layout="constrained")
+    else:
+        fig.clear()
+        if fig.get_layout_engine() is None:
+            fig.set_layout_engine("constrained")
+    grid = fig.add_gridspec(nrows + 1, ncols,
+                            height_ratios=[panel_h + 0.8] * nrows + [table_h])
+    input_ax = fig.add_subplot(grid[0, 0])
+    _draw_input_panel(input_ax, result, out_index, position, size)
+    op = "adaptive max" if result.op == "adaptive_max" else "max"
+    if position is None:
+        won = "no input element won: index -1"
+    else:
+        value = style.format_value(result.input[position])
+        where = position[2:]
+        names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
+        won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
+    input_ax.set_title(f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n"
+                       f"{won}", fontsize=size)
+
+    layout_axes = {}
+    for k, lay in enumerate(layouts, start=1):
+        ax = fig.add_subplot(grid[k // ncols, k % ncols])
+        nums = layout_numbers(shape, lay)
+        _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, size)
+        ax.set_title(f"{lay!r}: winner \u2192 {numbers[lay]}\n{LAYOUT_USERS_SHORT[lay]}",
+                     fontsize=size, color=LAYOUT_COLORS[lay])
+        ax.set_xlabel(_steps_text(nums), fontsize=size - 1.5, color="#444444")
+        layout_axes[lay] = ax
+
+    table_ax = fig.add_subplot(grid[nrows, :])
+    table_ax.axis("off")
+    cell_text = [[lay, str(numbers[lay]), LAYOUT_USERS[lay]] for lay in layouts]
+    table = table_ax.table(cellText=cell_text, colLabels=["layout", "winner's index", "used by"],
+                           loc="center", cellLoc="left", colLoc="left",
+                           colWidths=[0.2, 0.16, 0.64])
+    table.auto_set_font_size(False)
+    table.set_fontsize(size)
+    table.scale(1, 1.25)
+    for (row, col), cell in table.get_celld().items():
+        cell.set_edgecolor("#cccccc")
+        if row == 0:
+            cell.set_text_props(fontweight="bold")
+            cell.set_facecolor("#eeeeee")
+        elif col in (0, 1):
+            cell.set_text_props(color=LAYOUT_COLORS[layouts[row - 1]], fontweight="bold")
+    table.set_gid("layout-table")
+
+    for ax in (input_ax, *layout_axes.values()):
+        _out_of_layout(ax)
+    where = _position_text(position) if position is not None else "no input element (index -1)"
+    fig.suptitle(f"Max-pool index layouts: x shape {shape}, {_params_text(result)}\n"
+                 f"winner of output {out_index}: {where}", fontsize=size + 1.5)
+    return IndexLayoutsPlot(fig, input_ax, MappingProxyType(layout_axes), table_ax,
+                            MappingProxyType(numbers), position, out_index, result)

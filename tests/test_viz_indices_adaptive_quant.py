@@ -1,0 +1,339 @@
+"""Plots and explorers of viz B: index layouts, adaptive bins, zero-point ReLU (issue 6).
+
+Every plot is checked on what it drew (patches by gid, texts, titles,
+colour limits), not only on not raising; the explorers are driven by
+setting control values and checking the new figure and state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+
+from pooltutor.errors import PoolTutorError  # noqa: E402
+from pooltutor.indexing import INDEX_LAYOUTS, convert_indices  # noqa: E402
+from pooltutor.pooling import max_pool  # noqa: E402
+from pooltutor.quant import relu_max_pool_chain  # noqa: E402
+from pooltutor.viz import style  # noqa: E402
+from pooltutor.viz.adaptive import bin_lanes, fixed_pool_contrast, plot_adaptive_bins  # noqa: E402
+from pooltutor.viz.indices import layout_numbers, plot_index_layouts  # noqa: E402
+from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu  # noqa: E402
+
+# TV22: N=2, C=2, H=2, W=3; K=2, S=1 -> 1x2 outputs per plane
+TV22 = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
+                 [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
+TV22_INDICES = {  # order n0c0w0, n0c0w1, n0c1w0, ... (semantics.md 4.5)
+    "plane": [1, 1, 0, 5, 0, 1, 3, 1],
+    "tensor": [1, 1, 6, 11, 12, 13, 21, 19],
+    "tensor_colmajor": [2, 2, 6, 11, 12, 14, 19, 20],
+    "nhwc": [2, 2, 1, 11, 0, 2, 7, 3],
+    "nhwc_batch": [2, 2, 1, 11, 12, 14, 19, 15],
+}
+PI32 = np.array([int(d) for d in "31415926535897932384626433832795"], dtype=float)
+
+
+def patches(ax, gid):
+    return [p for p in ax.patches if p.get_gid() == gid]
+
+
+def texts(ax, gid):
+    return [t for t in ax.texts if t.get_gid() == gid]
+
+
+def cell_of(patch):
+    """(row, col) of a square patch drawn around a cell centre."""
+    x, y = patch.get_xy()
+    return round(y + patch.get_height() / 2), round(x + patch.get_width() / 2)
+
+
+# --------------------------------------------------------------------------- index layouts
+
+
+@pytest.mark.parametrize("k", range(8))
+def test_index_layouts_tv22_every_output(k):
+    out_index = np.unravel_index(k, (2, 2, 1, 2))
+    x = TV22.copy()
+    p = plot_index_layouts(x, kernel=2, stride=1, out_index=tuple(int(v) for v in out_index))
+    np.testing.assert_array_equal(x, TV22)                      # input untouched
+    assert dict(p.numbers) == {lay: TV22_INDICES[lay][k] for lay in INDEX_LAYOUTS}
+    n, c = p.position[:2]
+    assert TV22[p.position] == p.result.output[tuple(int(v) for v in out_index)]
+    # the winner is marked once in every layout panel, at its cell
+    for lay, ax in p.layout_axes.items():
+        (winner,) = patches(ax, "winner")
+        bold = [t for t in texts(ax, "number") if t.get_fontweight() == "bold"]
+        assert [t.get_text() for t in bold] == [str(TV22_INDICES[lay][k])]
+        assert np.allclose(bold[0].get_position(), (winner.get_x() + 0.42, winner.get_y() + 0.42))
+    assert len(patches(p.input_ax, "winner")) == 1
+
+
+def test_index_layouts_numbers_paths_and_titles():
+    p = plot_index_layouts(TV22, 2, 1, out_index=(1, 1, 0, 1))
+    for lay, ax in p.layout_axes.items():
+        written = sorted(int(t.get_text()) for t in texts(ax, "number"))
+        assert written == sorted(layout_numbers(TV22.shape, lay).ravel().tolist())
+        assert lay in ax.get_title() and str(p.numbers[lay]) in ax.get_title()
+        assert patches(ax, "path"), lay
+    # row-major whole tensor: one arrow per consecutive pair (24 cells -> 23 arrows)
+    assert len(patches(p.layout_axes["tensor"], "path")) == 23
+    # plane numbering restarts in each of the 4 planes: 4 * 5 arrows
+    assert len(patches(p.layout_axes["plane"], "path")) == 20
+    assert "c +1" in p.layout_axes["nhwc"].get_xlabel()           # channel-interleaved
+    assert "n: restarts" in p.layout_axes["nhwc"].get_xlabel()
+    assert "h +1" in p.layout_axes["tensor_colmajor"].get_xlabel()  # column-major
+    title = p.figure._suptitle.get_text()
+    assert "kernel=2, stride=1, pad=0, rounding='floor'" in title
+    assert "(n, c, h, w) = (1, 1, 0, 1)" in title
+    table = p.table_ax.tables[0]
+    cells = {(r, c): cell.get_text().get_text() for (r, c), cell in table.get_celld().items()}
+    assert [cells[(r, 1)] for r in range(1, 6)] == ["1", "19", "20", "3", "15"]
+    # the window of the output cell is outlined on the input plane (2x2 = 4 cells)
+    assert sorted(cell_of(w) for w in patches(p.input_ax, "window")) == [
+        (0, 1), (0, 2), (1, 1), (1, 2)]
+
+
+def test_index_layouts_padding_is_hatched_and_labelled_with_the_rule():
+    x = -np.arange(9.0).reshape(1, 1, 3, 3)
+    p = plot_index_layouts(x, 2, 2, padding=1, pad_taps="neg_inf", out_index=(0, 0))
+    pads = patches(p.input_ax, "padding")
+    assert len(pads) == 5 * 5 - 9
+    assert all(pp.get_hatch() == style.PAD_HATCH for pp in pads)
+    assert {t.get_text() for t in texts(p.input_ax, "padding-text")} == {"-inf"}
+    assert p.numbers["plane"] == 0 and p.position == (0, 0, 0, 0)
+    skip = plot_index_layouts(x, 2, 2, padding=1, out_index=(1, 1))
+    assert {t.get_text() for t in texts(skip.input_ax, "padding-text")} == {"skip"}
+    assert "pad=1" in skip.figure._suptitle.get_text()
+
+
+def test_index_layouts_empty_window_has_no_winner():
+    # 1-D, ceil: the last window holds one padding tap and one tap past the padded input
+    p = plot_index_layouts(np.arange(10.0).reshape(1, 2, 5), 2, 2, padding=1, rounding="ceil",
+                           out_index=(0, 1, 3))
+    assert p.position is None and set(p.numbers.values()) == {-1}
+    for ax in (p.input_ax, *p.layout_axes.values()):
+        assert patches(ax, "winner") == []
+    assert len(patches(p.input_ax, "outside")) == 1
+    assert "no input element" in p.figure._suptitle.get_text()
+
+
+def test_index_layouts_3d_tv23_and_poolresult_input():
+    x = np.zeros((1, 1, 2, 3, 4))
+    x[0, 0, 0, 1, 1] = 9
+    p = plot_index_layouts(x, (2, 3, 4), out_index=(0, 0, 0))
+    assert (p.numbers["tensor"], p.numbers["tensor_colmajor"], p.numbers["plane"]) == (5, 8, 5)
+    assert p.position == (0, 0, 0, 1, 1)
+    r = max_pool(TV22, 2, 1, return_indices=True, index_layout="nhwc")
+    q = plot_index_layouts(r, out_index=(1, 1, 0, 1), layouts=("plane", "tensor"))
+    assert dict(q.numbers) == {"plane": 1, "tensor": 19}
+    assert set(q.layout_axes) == {"plane", "tensor"}
+
+
+def test_index_layouts_redraws_on_the_same_figure():
+    p = plot_index_layouts(TV22, 2, 1)
+    n_axes = len(p.figure.axes)
+    q = plot_index_layouts(TV22, 2, 1, out_index=(0, 1, 0, 1), fig=p.figure)
+    assert q.figure is p.figure and len(q.figure.axes) == n_axes
+    assert q.numbers["tensor"] == 11
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(x=TV22, kernel=2, stride=1, out_index=(0, 0, 0, 2)), "outside the output"),
+    (dict(x=TV22, kernel=2, stride=1, out_index=(0, 1)), "out_index"),
+    (dict(x=TV22, kernel=2, stride=1, layouts=("plane", "colmajor")), "layouts"),
+    (dict(x=np.zeros((1, 1, 30, 30)), kernel=2), "at most 512"),
+    (dict(x=TV22, kernel=5), "kernel"),
+])
+def test_index_layouts_errors(kwargs, match):
+    x = kwargs.pop("x")
+    with pytest.raises(ValueError, match=match):
+        plot_index_layouts(x, **kwargs)
+
+
+def test_index_layouts_type_errors():
+    r = max_pool(TV22, 2, 1, return_indices=True)
+    with pytest.raises(PoolTutorError, match="PoolResult"):
+        plot_index_layouts(r, 2)
+    with pytest.raises(TypeError, match="kernel"):
+        plot_index_layouts(TV22)
+    with pytest.raises(PoolTutorError, match="return_indices"):
+        plot_index_layouts(max_pool(TV22, 2, 1))
+
+
+def test_layout_numbers_agree_with_convert_indices():
+    shape = (2, 3, 2, 2)
+    for lay in INDEX_LAYOUTS:
+        nums = layout_numbers(shape, lay)
+        plane = np.broadcast_to(np.arange(4).reshape(2, 2), shape).copy()
+        np.testing.assert_array_equal(nums, convert_indices(plane, shape, "plane", lay))
+
+
+# --------------------------------------------------------------------------- adaptive bins
+
+
+@pytest.mark.parametrize("x, o, bins, mx, avg, fixed_avg, equal", [
+    ([3, 1, 4, 1, 5], 3, ((0, 2), (1, 4), (3, 5)), [3, 4, 5], [2, 2, 3], [8 / 3, 2, 10 / 3],
+     False),                                                                        # TV24
+    ([3, 1, 4, 1, 5, 9, 2], 4, ((0, 2), (1, 4), (3, 6), (5, 7)), [3, 4, 9, 9], [2, 2, 5, 5.5],
+     [2.25, 2.75, 4.75, 4.25], False),                                              # TV25
+    ([3, 1, 4, 1, 5, 9, 2, 6, 5, 3], 3, ((0, 4), (3, 7), (6, 10)), [4, 9, 6], [2.25, 4.25, 4],
+     [2.25, 4.25, 4], True),                                                        # TV26
+])
+def test_adaptive_tv24_to_tv26(x, o, bins, mx, avg, fixed_avg, equal):
+    x = np.array(x, dtype=float)
+    p = plot_adaptive_bins(x, o, show_fixed=True)
+    assert p.geometry.axes[0].bins == bins
+    assert p.output.tolist() == mx
+    assert len(p.bins) == o and all(b.get_gid() == "bin" for b in p.bins)
+    assert p.fixed.equal is equal
+    q = plot_adaptive_bins(x, o, op="avg", show_fixed=True)
+    np.testing.assert_allclose(q.output, avg)
+    np.testing.assert_allclose(q.fixed_output, fixed_avg)
+    n_diff = int(np.sum(~np.isclose(q.output, q.fixed_output)))
+    assert len(patches(q.ax, "mismatch")) == n_diff
+    assert ("exact" in " ".join(t.get_text() for t in texts(q.ax, "fixed-title"))) is equal
+
+
+def test_adaptive_tv27_tiles_and_matches_the_export():
+    p = plot_adaptive_bins(PI32, 16, out_index=5, show_fixed=True)
+    assert p.fixed.kernel == (2,) and p.fixed.stride == (2,) and p.fixed.equal
+    assert set(bin_lanes(p.geometry.axes[0].bins)) == {0}        # no overlap: one lane
+    assert p.output.tolist() == [3, 4, 9, 6, 5, 8, 9, 9, 3, 8, 6, 6, 3, 8, 7, 9]
+    assert p.winner == (11,)
+    assert patches(p.ax, "mismatch") == []
+    assert "32 % 16 = 0" in p.ax.get_title()
+
+
+def test_adaptive_1d_overlaps_on_separate_lanes_and_highlight():
+    p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5]), 3, out_index=1)
+    ys = [b.get_y() for b in p.bins]
+    assert ys[0] == ys[2] != ys[1]                 # bins 0 and 2 do not overlap; 1 overlaps both
+    (frame,) = patches(p.ax, "window")[-1:]
+    assert frame.get_edgecolor()[:3] == matplotlib.colors.to_rgb(style.WINDOW_COLOR)
+    outlined = sorted(cell_of(w)[1] for w in patches(p.ax, "window")
+                      if w.get_width() == 1)
+    assert outlined == [1, 2, 3]                   # bin [1, 4)
+    assert p.winner == (2,)                        # TV24 argmax of bin 1
+    (w,) = patches(p.ax, "winner")
+    assert cell_of(w) == (0, 2)
+    assert "max 4 at w=2" in p.ax.get_title()
+    assert "5 % 3 = 2" in p.ax.get_title()
+    labels = [t.get_text() for t in texts(p.ax, "bin-label")]
+    assert labels == ["y0 = 3", "y1 = 4", "y2 = 5"]
+
+
+def test_adaptive_2d_bins_overlap_and_share_colours():
+    x = np.arange(25.0).reshape(5, 5)
+    p = plot_adaptive_bins(x, 3, out_index=(1, 1), show_fixed=True)
+    assert len(p.bins) == 9
+    colours = {b.get_facecolor() for b in p.bins}
+    assert len(colours) >= 8                                   # distinct colours
+    assert all(0 < b.get_facecolor()[3] < 0.5 for b in p.bins)  # translucent: overlaps darker
+    (frame,) = [w for w in patches(p.ax, "window")]
+    assert (frame.get_x(), frame.get_y(), frame.get_width(), frame.get_height()) == (
+        0.5, 0.5, 3, 3)                                        # bin [1,4) x [1,4)
+    assert p.winner == (3, 3) and p.output[1, 1] == 18
+    assert p.output_ax.images[0].get_clim() == p.figure.axes[-1].images[0].get_clim()
+    assert not p.fixed.equal and p.fixed_ax is not None
+    assert len(patches(p.fixed_ax, "fixed-window")) == 9
+
+
+def test_adaptive_shape_only_and_no_workaround():
+    p = plot_adaptive_bins((2,), 5, out_index=2, show_fixed=True)
+    assert p.output is None and p.fixed is None and p.winner is None
+    assert "no fixed-pool workaround" in p.ax.get_title()
+    q = plot_adaptive_bins((6, 7), (4, 3), out_index=(1, 2))
+    assert [t.get_text() for t in texts(q.output_ax, "bin-size")] == ["2x3"] * 12
+    assert fixed_pool_contrast(q.geometry).kernel == (3, 3)
+
+
+@pytest.mark.parametrize("args, kwargs, exc, match", [
+    ((np.zeros((2, 3, 4)), 2), {}, PoolTutorError, "1-D or 2-D"),
+    ((np.zeros(5), 3), dict(out_index=3), PoolTutorError, "outside the output"),
+    ((np.zeros(5), 3), dict(op="min"), PoolTutorError, "op='min'"),
+    ((np.zeros(5), 0), {}, PoolTutorError, "output_size"),
+    ((np.zeros(50), 3), {}, PoolTutorError, "at most 40"),
+    ((np.array(["a"]), 1), {}, TypeError, "dtype"),
+])
+def test_adaptive_errors(args, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        plot_adaptive_bins(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------- zero point
+
+
+def test_zero_point_relu_tv31_right_and_wrong():
+    codes = np.array([[126, 120], [110, 127]], dtype=np.uint8)
+    p = plot_zero_point_relu(0.5, 128, "uint8", codes=codes.copy())
+    assert (p.right_floor, p.wrong_floor) == (128, 0)
+    assert p.right.tolist() == [[128, 128], [128, 128]] and p.wrong.tolist() == codes.tolist()
+    assert p.pooled_right.tolist() == [[128]] and p.pooled_wrong.tolist() == [[127]]
+    lines = {ln.get_gid(): ln for ln in p.line_ax.lines}
+    assert min(lines["right"].get_ydata()) == 0.0          # nothing below the real zero
+    assert min(lines["wrong"].get_ydata()) == -64.0        # code 0 keeps real (0 - 128) * 0.5
+    assert "scale=0.5, zero_point=128" in p.line_ax.get_title()
+    assert "127 keep their negative" in p.line_ax.get_title()
+    assert "< 0 after ReLU" in p.grid_axes["pooled_wrong"].get_xlabel()
+    clims = {name: ax.images[0].get_clim() for name, ax in p.grid_axes.items()}
+    assert len(set(clims.values())) == 1                   # compared panels share limits
+    # code and real value written in every cell
+    assert sorted(t.get_text() for t in texts(p.grid_axes["codes"], "value")) == [
+        "110", "120", "126", "127"]
+    assert "real -0.5" in [t.get_text() for t in texts(p.grid_axes["codes"], "real")]
+    assert len(patches(p.grid_axes["right"], "winner")) == 1
+
+
+def test_zero_point_relu_tv37_negative_zero_point_and_zero():
+    p = plot_zero_point_relu(1.0, -20, "int8", codes=[[-100, -5], [0, 7]])
+    assert p.right.tolist() == [[-20, -5], [0, 7]] and p.wrong.tolist() == [[0, 0], [0, 7]]
+    assert "raises codes -20..-1 to 0" in p.line_ax.get_title()
+    assert {ln.get_gid() for ln in p.line_ax.lines} >= {"zero-point", "code-zero"}
+    q = plot_zero_point_relu(0.1, 0, "int8")
+    assert "both clamps agree" in q.line_ax.get_title()
+    assert "code-zero" not in {ln.get_gid() for ln in q.line_ax.lines}
+    assert dict(q.grid_axes) == {} and q.right is None
+
+
+@pytest.mark.parametrize("args, kwargs, match", [
+    ((0.5, 300, "uint8"), {}, "zero_point"),
+    ((0.0, 128, "uint8"), {}, "scale"),
+    ((0.5, 128, "uint9"), {}, "dtype"),
+    ((0.5, 128, "uint8"), dict(codes=[[256, 1]]), "codes holds the code 256"),
+    ((0.5, 128, "uint8"), dict(codes=[1, 2]), "2-D"),
+    ((0.5, 128, "uint8"), dict(codes=[[1, 2], [3, 4]], out_index=(1, 0)), "out_index"),
+])
+def test_zero_point_relu_errors(args, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        plot_zero_point_relu(*args, **kwargs)
+
+
+def test_quant_chain_tv29_four_stages():
+    chain = relu_max_pool_chain([[-2, 4], [6, -8]], 0.5, 0)
+    p = plot_quant_chain(chain)
+    assert list(p.axes) == ["accumulators", "codes", "activated", "pooled"]
+    assert p.winner == (1, 0) and len(p.window) == 4
+    for name in ("accumulators", "codes", "activated"):
+        assert len(patches(p.axes[name], "window")) == 4
+        (w,) = patches(p.axes[name], "winner")
+        assert cell_of(w) == (1, 0)
+    assert [t.get_text() for t in texts(p.axes["pooled"], "value")] == ["3"]
+    assert len(patches(p.axes["activated"], "raised")) == 2      # -1 and -4 raised to 0
+    clims = [p.axes[k].images[0].get_clim() for k in ("codes", "activated", "pooled")]
+    assert clims[0] == clims[1] == clims[2]
+    assert p.axes["accumulators"].images[0].get_clim() == (-8.0, 6.0)
+    assert "multiplier=0.5, zero_point=0, dtype='int8', rounding='half_even'" in (
+        p.figure._suptitle.get_text())
+
+
+def test_quant_chain_4d_plane_and_errors():
+    acc = np.arange(-16, 16).reshape(1, 2, 4, 4)
+    chain = relu_max_pool_chain(acc, 1.0, 128, dtype="uint8")
+    p = plot_quant_chain(chain, (0, 1, 1, 1))
+    assert "plane n=0, c=1" in p.figure._suptitle.get_text()
+    assert p.winner == (3, 3)
+    with pytest.raises(ValueError, match="index"):
+        plot_quant_chain(chain, (0, 0))
+    with pytest.raises(TypeError, match="QuantChain"):
+        plot_quant_chain(acc)
