@@ -10,6 +10,9 @@
   and every pooled result side by side, *on the input's coordinates*, so that
   a ceil-mode output visibly reaches past the picture's border and a coarse
   stride visibly gives bigger pixels.
+* :func:`compare_ceil_modes` pools one tensor "with ceil mode" in every
+  runtime of :mod:`pooltutor.frameworks` and tabulates the shapes and values
+  (TV02-TV04: why one model gets different shapes in different runtimes).
 * :func:`dml_max_pooling2_layout` models the C struct
   ``DML_MAX_POOLING2_OPERATOR_DESC`` of DirectML (seed 002) with
   :mod:`ctypes` on a 64-bit and on a 32-bit layout, to check the seed's size
@@ -30,6 +33,7 @@ See Also
 --------
 notebooks/00_course_map.py : the picture demo.
 notebooks/01_window_placement.py : the DirectML struct side note.
+notebooks/02_output_size_rounding.py : the ceil mode across runtimes.
 """
 
 from __future__ import annotations
@@ -46,7 +50,11 @@ from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from . import style
 
 __all__ = [
+    "CEIL_RUNTIMES",
     "CONFIG_KEYS",
+    "RuntimeRow",
+    "RuntimeTable",
+    "compare_ceil_modes",
     "StructField",
     "StructLayout",
     "config_label",
@@ -467,3 +475,148 @@ def dml_max_pooling2_layout(pointer_bits: int = 64) -> StructLayout:
     out = tuple(StructField(name, c_type, getattr(struct, name).size, getattr(struct, name).offset)
                 for name, c_type in DML_MAX_POOLING2_FIELDS)
     return StructLayout("DML_MAX_POOLING2_OPERATOR_DESC", pointer_bits, ctypes.sizeof(struct), out)
+
+
+# --------------------------------------------------------------------------- ceil mode across runtimes
+
+#: What "ceil mode" is called in each runtime, and the function of
+#: :mod:`pooltutor.frameworks` that runs it (semantics.md 1.1 and 2.4).
+CEIL_RUNTIMES: tuple[tuple[str, str], ...] = (
+    ("PyTorch max_pool, ceil_mode=True", "torch_max_pool"),
+    ("ONNX MaxPool, ceil_mode=1", "onnx_max_pool"),
+    ("OpenVINO MaxPool-8, rounding_type=ceil", "openvino_max_pool/ceil"),
+    ("OpenVINO MaxPool-14, rounding_type=ceil_torch", "openvino_max_pool/ceil_torch"),
+    ("TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)", "tensorrt_pooling/EXPLICIT_ROUND_UP"),
+    ("TensorRT 8 CAFFE_ROUND_UP", "tensorrt_pooling/CAFFE_ROUND_UP"),
+)
+
+
+@dataclass(frozen=True)
+class RuntimeRow:
+    """One runtime's answer: its output (or why it refused) and any warning it gave."""
+
+    runtime: str
+    call: str
+    output: np.ndarray | None
+    error: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """The spatial output shape (None when the runtime refused)."""
+        return None if self.output is None else tuple(self.output.shape[2:])
+
+
+@dataclass(frozen=True)
+class RuntimeTable:
+    """The answers of several runtimes to the same pooling; ``str()`` is an aligned table."""
+
+    title: str
+    rows: tuple[RuntimeRow, ...]
+
+    @property
+    def shapes(self) -> dict[str, tuple[int, ...] | None]:
+        return {row.runtime: row.shape for row in self.rows}
+
+    def row(self, runtime_or_call: str) -> RuntimeRow:
+        """The row whose runtime label or ``call`` is ``runtime_or_call``."""
+        for r in self.rows:
+            if runtime_or_call in (r.runtime, r.call):
+                return r
+        allowed = ", ".join(repr(r.call) for r in self.rows)
+        raise PoolTutorError(f"runtime_or_call={runtime_or_call!r} is not a row: need one of {allowed}")
+
+    def __str__(self) -> str:
+        width = max(len(r.runtime) for r in self.rows)
+        lines = [self.title]
+        for r in self.rows:
+            if r.output is None:
+                text = f"refuses: {r.error}"
+            else:
+                values = _nested_text(r.output[0, 0])
+                text = f"{_shape_text(r.shape):<7} {values}"
+            lines.append(f"  {r.runtime:<{width}}  {text}")
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(str(self))
+
+
+def _nested_text(values: np.ndarray) -> str:
+    if values.ndim == 1:
+        return "[" + ", ".join(style.format_value(v) for v in values) + "]"
+    return "[" + ", ".join(_nested_text(v) for v in values) + "]"
+
+
+def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> RuntimeTable:
+    """Max-pool ``x`` "in ceil mode" in every runtime of :data:`CEIL_RUNTIMES`.
+
+    The same model exported from PyTorch with ``ceil_mode=True`` becomes an
+    ONNX ``MaxPool`` with ``ceil_mode=1``; onnx-tensorrt builds it as
+    ``EXPLICIT_ROUND_UP`` and an OpenVINO ``MaxPool-8`` IR says
+    ``rounding_type=ceil``.  Those two use the *raw* ceil, without PyTorch's
+    rule that the last window must start inside the input or the begin
+    padding, so their output can be one larger (TV02, TV03, TV04).
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)`` with 1 or 2 spatial axes
+    kernel, stride, padding : int
+        The same on every axis; ``padding`` on both sides.
+
+    Returns
+    -------
+    RuntimeTable
+        A row per runtime with its output, or the reason it refuses the
+        combination (PyTorch's padding limit, TensorRT's CAFFE check);
+        warnings raised on the way are kept in the row's ``notes``.
+
+    Examples
+    --------
+    TV03: ``x = 1..5``, kernel 2, stride 2, padding 1:
+
+    >>> t = compare_ceil_modes(np.arange(1.0, 6.0).reshape(1, 1, 5), 2, 2, 1)
+    >>> print(t)      # doctest: +NORMALIZE_WHITESPACE
+    max pool, kernel 2, stride 2, padding 1, input 5, ceil mode:
+      PyTorch max_pool, ceil_mode=True                         3       [1, 3, 5]
+      ONNX MaxPool, ceil_mode=1                                3       [1, 3, 5]
+      OpenVINO MaxPool-8, rounding_type=ceil                   4       [1, 3, 5, -1.8e+308]
+      OpenVINO MaxPool-14, rounding_type=ceil_torch            3       [1, 3, 5]
+      TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)  4       [1, 3, 5, -inf]
+      TensorRT 8 CAFFE_ROUND_UP                                3       [1, 3, 5]
+    """
+    import warnings
+
+    from .. import frameworks
+
+    arr = check_tensor("x", x, min_ndim=3, max_ndim=4, layout="(N, C, L) or (N, C, H, W)")
+    k = check_int("kernel", kernel, minimum=1)
+    s = check_int("stride", stride, minimum=1)
+    p = check_int("padding", padding, minimum=0)
+    nd = arr.ndim - 2
+    calls = {
+        "torch_max_pool": lambda: frameworks.torch_max_pool(arr, k, s, p, ceil_mode=True),
+        "onnx_max_pool": lambda: frameworks.onnx_max_pool(arr, [k] * nd, [s] * nd, [p] * (2 * nd),
+                                                          ceil_mode=1)[0],
+        "openvino_max_pool/ceil": lambda: frameworks.openvino_max_pool(
+            arr, s, p, p, k, rounding_type="ceil")[0],
+        "openvino_max_pool/ceil_torch": lambda: frameworks.openvino_max_pool(
+            arr, s, p, p, k, rounding_type="ceil_torch")[0],
+        "tensorrt_pooling/EXPLICIT_ROUND_UP": lambda: frameworks.tensorrt_pooling(
+            arr, k, s, p, p, padding_mode="EXPLICIT_ROUND_UP"),
+        "tensorrt_pooling/CAFFE_ROUND_UP": lambda: frameworks.tensorrt_pooling(
+            arr, k, s, p, p, padding_mode="CAFFE_ROUND_UP"),
+    }
+    rows = []
+    for runtime, call in CEIL_RUNTIMES:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out, error = calls[call](), None
+            except (PoolTutorError, PoolTutorTypeError) as exc:
+                out, error = None, str(exc)
+        rows.append(RuntimeRow(runtime, call, out, error,
+                               tuple(str(w.message) for w in caught)))
+    size = " x ".join(str(n) for n in arr.shape[2:])
+    title = f"max pool, kernel {k}, stride {s}, padding {p}, input {size}, ceil mode:"
+    return RuntimeTable(title, tuple(rows))
