@@ -213,6 +213,147 @@ def _tap_mask(masks, tap, ndim):
     return combined
 
 
+# --------------------------------------------------------------------------- tap source
+
+
+class _TapSource:
+    """The input laid out so that one tap of every window is one plain, mostly contiguous slice.
+
+    On axis ``a`` window ``o`` reads the *frame* coordinates ``f = o*S + j*D``
+    (``f = t + pad_begin`` for the input coordinate ``t``); the frame is
+    ``[0, reach)`` with ``reach = (O-1)*S + DK``.  When no window reads
+    outside the input (and no cast is needed), the frame is a part of ``x``
+    and ``src`` is ``x`` itself: no copy.  Otherwise ``src`` is a new array
+    holding the frame: the input where there is input, ``pad_fill`` in the
+    padding, ``out_fill`` beyond the padded extent (a ceil-mode overhang).
+
+    Phase split of the last axis: with a stride ``S > 1`` the slice of one
+    tap steps through memory ``S`` elements at a time, and numpy's ufuncs run
+    about twice as slowly on such data as on contiguous data.  So the last
+    axis is stored as ``S`` phases, ``src[..., p, m] = frame[..., m*S + p]``:
+    the tap at frame offset ``f = j*D`` is phase ``f % S`` from slot ``f // S``
+    on, ``O`` contiguous elements.  Copying once costs about as much as two
+    strided taps, so it pays from a few taps per window on (``passes`` says
+    how often every tap will be read).
+    """
+
+    def __init__(self, x, geom: PoolGeometry, dtype, pad_fill, out_fill, passes: int = 1):
+        self.geom = geom
+        axes = geom.axes
+        reach = [(a.output_size - 1) * a.stride + a.effective_kernel for a in axes]
+        # frame ranges [lo, hi) that hold input, and the end of the padded extent
+        inp = []
+        for a, r in zip(axes, reach):
+            lo = min(a.pad_begin, r)
+            inp.append((lo, max(lo, min(a.pad_begin + a.input_size, r))))
+        padded_end = [min(a.padded_size, r) for a, r in zip(axes, reach)]
+        in_place = dtype == x.dtype and all(lo == 0 and hi == r for (lo, hi), r in zip(inp, reach))
+        last = axes[-1]
+        taps = int(np.prod(geom.kernel))
+        self.split = last.stride > 1 and (not in_place or taps * passes > 2 * int(np.prod(geom.stride)))
+        self.phases = last.stride if self.split else 1
+        if in_place and not self.split:
+            self.src = x
+            return
+        s = self.phases
+        shape = x.shape[:2] + tuple(reach[:-1]) + ((s, -(-reach[-1] // s)) if self.split
+                                                   else (reach[-1],))
+        check_memory("padding x", shape, np.dtype(dtype).itemsize)
+        self.src = np.empty(shape, dtype=dtype)
+        full = [(0, r) for r in reach]
+        # padding first (every slab around the input box), then what lies beyond the
+        # padded extent on any axis: an "outside" tap stays outside whatever the other axes say
+        for axis, ((lo, hi), r) in enumerate(zip(inp, reach)):
+            for band in ((0, lo), (hi, r)):
+                self._fill(full[:axis] + [band] + full[axis + 1:], pad_fill)
+        if out_fill != pad_fill:        # fills are numbers, never NaN
+            for axis, (end, r) in enumerate(zip(padded_end, reach)):
+                self._fill(full[:axis] + [(end, r)] + full[axis + 1:], out_fill)
+        if all(hi > lo for lo, hi in inp):
+            shift = [a.pad_begin for a in axes]
+            for index, first, count in self._boxes(inp):
+                xs = [slice(None), slice(None)]
+                xs += [slice(lo - b, hi - b) for (lo, hi), b in zip(inp[:-1], shift[:-1])]
+                t0 = first - shift[-1]      # input coordinate of the first slot
+                xs.append(slice(t0, t0 + (count - 1) * s + 1, s))
+                self.src[index] = x[tuple(xs)]
+
+    def _boxes(self, box):
+        """The ``src`` indices of a frame box, one per phase, with the box's first frame
+        coordinate and slot count on the last axis (phases without a slot are left out)."""
+        lead = (slice(None), slice(None)) + tuple(slice(lo, hi) for lo, hi in box[:-1])
+        lo, hi = box[-1]
+        if not self.split:
+            return [(lead + (slice(lo, hi),), lo, hi - lo)] if hi > lo else []
+        s = self.phases
+        out = []
+        for p in range(s):
+            m0, m1 = -(-(lo - p) // s), -(-(hi - p) // s)
+            if m1 > m0:
+                out.append((lead + (p, slice(m0, m1)), m0 * s + p, m1 - m0))
+        return out
+
+    def _fill(self, box, value):
+        if all(hi > lo for lo, hi in box):
+            for index, _, _ in self._boxes(box):
+                self.src[index] = value
+
+    def tap(self, tap) -> np.ndarray:
+        """A view ``(N, C, *out_spatial)``: the value of ``tap`` in every window."""
+        index = [slice(None), slice(None)]
+        last = self.geom.ndim - 1
+        for axis, (a, j) in enumerate(zip(self.geom.axes, tap)):
+            f = j * a.dilation
+            if axis == last and self.split:
+                index += [f % self.phases, slice(f // self.phases, f // self.phases + a.output_size)]
+            else:
+                index.append(slice(f, f + (a.output_size - 1) * a.stride + 1, a.stride))
+        return self.src[tuple(index)]
+
+
+def _outer_and(columns, ndim):
+    """The outer AND over axes of per-axis boolean vectors, shaped ``(1, 1, *out_spatial)``;
+    None when everything is True."""
+    combined = None
+    for axis, column in enumerate(columns):
+        if column.all():
+            continue
+        m = column.reshape(_axis_shape(ndim, axis, column.size))
+        combined = m if combined is None else combined & m
+    return combined
+
+
+def _index_weights(input_shape, layout: str):
+    """``(wn, wc, w)`` such that ``layout`` numbers element ``(n, c, *t)`` as
+    ``n*wn + c*wc + sum(t[a] * w[a])``.
+
+    Every layout of :mod:`pooltutor.indexing` is linear in the coordinates
+    (tests/test_engine_fastpaths.py checks these weights against
+    :func:`pooltutor.indexing.from_plane`).
+
+    >>> _index_weights((2, 3, 4, 5), "tensor"), _index_weights((2, 3, 4, 5), "nhwc")
+    ((60, 20, [5, 1]), (0, 1, [15, 3]))
+    """
+    channels, spatial = input_shape[1], list(input_shape[2:])
+    size = int(np.prod(spatial))
+    row = [int(np.prod(spatial[a + 1:])) for a in range(len(spatial))]
+    if layout == "plane":
+        return 0, 0, row
+    if layout == "tensor":
+        return channels * size, size, row
+    if layout == "tensor_colmajor":
+        return channels * size, size, [int(np.prod(spatial[:a])) for a in range(len(spatial))]
+    if layout == "nhwc":
+        return 0, 1, [r * channels for r in row]
+    if layout == "nhwc_batch":
+        return size * channels, 1, [r * channels for r in row]
+    raise PoolTutorError(f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")  # pragma: no cover
+
+
+def _has_negative_zero(x) -> bool:
+    return x.dtype.kind == "f" and bool(np.any((x == 0) & np.signbit(x)))
+
+
 # --------------------------------------------------------------------------- max
 
 
@@ -319,8 +460,6 @@ def max_pool(
     _check_max_rules(x, pad_taps, empty_value, empty_index, nan_policy, ties, index_layout)
     if not isinstance(return_indices, (bool, np.bool_)):
         raise PoolTutorTypeError(f"return_indices={return_indices!r}: need True or False")
-    ndim = geom.ndim
-    out_shape = x.shape[:2] + geom.output_shape
     tables = _axis_tap_tables(geom)
     # which taps may take part: input taps only when padding is skipped,
     # every tap inside the padded extent when padding is compared as a value
@@ -334,20 +473,148 @@ def max_pool(
                 f"spatial axis {axis} has no input element in its window ({geom!r})"
             )
 
-    # 2. pad once; padding is filled with the value it is compared as
+    # refuse a huge padded copy up front, before any work
     extent = _padded_extent(geom)
     padded_shape = x.shape[:2] + tuple(s + b + a for s, (b, a) in zip(x.shape[2:], extent))
     check_memory("padding x", padded_shape, x.dtype.itemsize)
+
+    fast = _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, ties,
+                          return_indices, index_layout)
+    if fast is None:                    # a NaN in a window, or a -0.0 that may tie with 0.0
+        fast = _max_pool_general(x, geom, tables, masks, extent, pad_taps, empty_value,
+                                 empty_index, nan_policy, ties, return_indices, index_layout)
+    best, indices = fast
+    rules = dict(rounding=rounding, pad_taps=pad_taps, empty_value=empty_value,
+                 empty_index=empty_index, nan_policy=nan_policy, ties=ties)
+    return PoolResult(best, indices, geom, "max", rules, x, index_layout)
+
+
+def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, ties,
+                   return_indices, index_layout):
+    """Max pooling in two passes over the taps: values, then (if asked) winners.
+
+    Exact whenever no window holds a NaN and no -0.0 can tie with a 0.0: it
+    returns None otherwise (checked on the result, so a NaN that no window
+    reads costs nothing) and :func:`max_pool` takes the general path.
+
+    1. Values.  ``identity`` (-inf, or the lowest integer) never changes a
+       maximum, so padding that is skipped and taps past the padded extent
+       are stored as ``identity``, and padding that takes part as its value
+       (:class:`_TapSource`).  Then ``best = max over taps`` is one in-place
+       ``np.maximum`` per tap, with no mask at all.  ``np.maximum`` returns
+       either argument on a tie, which is only visible for 0.0 vs -0.0
+       (hence the -0.0 check) and propagates NaN (hence the NaN check).
+    2. Winners.  Once ``best`` is known, the winner is the first (``ties=
+       'first'``) or last tap equal to it.  Per tap: ``eq = tap == best``,
+       then ``code = max(code, eq * c_t)`` with a uint8 code ``c_t`` that
+       decreases along the scan for 'first' and increases for 'last'; the
+       largest code left names the winner.  Three ufuncs on small dtypes per
+       tap (``np.copyto(..., where=)`` costs ten times as much).
+       A tap that may not take part only ever holds ``identity``; it is masked
+       out (per-axis masks, small) only if some ``best`` is ``identity``.
+    3. Indices.  Every index layout is linear in the coordinates, so the index
+       is ``start(n, c, o) + offset(tap)``: one table lookup on the code and
+       one broadcast add.  Padding winners (``pad_taps`` not 'skip', only
+       where ``best`` is the padding value) get -1; empty windows are fixed up
+       from the per-axis tables.
+    """
+    dtype = x.dtype
+    ndim = geom.ndim
+    out_shape = x.shape[:2] + geom.output_shape
+    identity = fill_value(dtype, "neg_inf")
+    pad_fill = fill_value(dtype, "lowest") if pad_taps == "lowest" else identity
+    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
+    source = _TapSource(x, geom, dtype, pad_fill, identity, passes=2 if return_indices else 1)
+
+    # 1. values: a running maximum, in place
+    best = np.empty(out_shape, dtype=dtype)
+    np.copyto(best, source.tap(taps[0]))
+    for tap in taps[1:]:
+        np.maximum(best, source.tap(tap), out=best)
+    if dtype.kind == "f":
+        if np.isnan(best).any():
+            return None
+        if (best == 0).any() and _has_negative_zero(x):
+            return None
+    # windows with no tap that may take part (geometry alone says which)
+    has = _outer_and([m.any(axis=1) for m in masks], ndim)
+
+    indices = None
+    if return_indices:
+        indices = _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
+                               pad_taps, ties, index_layout)
+        if has is not None:
+            if empty_index == "minus_one":
+                np.copyto(indices, -1, where=~has)
+            else:
+                start = from_plane(np.zeros(out_shape, dtype=np.int64), x.shape, index_layout)
+                np.copyto(indices, start, where=~has)
+    if has is not None:
+        np.copyto(best, fill_value(dtype, empty_value), where=~has)
+    return best, indices
+
+
+def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill, pad_taps, ties,
+                 index_layout):
+    """Steps 2 and 3 of :func:`_max_pool_fast`: the winners' indices in ``index_layout``."""
+    ndim = geom.ndim
+    ntaps = len(taps)
+    code_type = np.min_scalar_type(ntaps)           # uint8 up to 255 taps
+    tap_masks = [_tap_mask(masks, tap, ndim) for tap in taps]
+    guard = any(m is not None for m in tap_masks) and bool((best == identity).any())
+    eq = np.empty(best.shape, dtype=bool)
+    eq8 = eq.view(np.uint8)                         # 0 / 1, to multiply with
+    scaled = np.empty(best.shape, dtype=code_type)
+    code = np.zeros(best.shape, dtype=code_type)    # 0: no tap equals best (an empty window)
+    codes = [ntaps - t if ties == "first" else t + 1 for t in range(ntaps)]
+    for tap, mask, c in zip(taps, tap_masks, codes):
+        np.equal(source.tap(tap), best, out=eq)
+        if guard and mask is not None:
+            np.logical_and(eq, mask, out=eq)
+        np.multiply(eq8, code_type.type(c), out=scaled)
+        np.maximum(code, scaled, out=code)
+
+    # 3. index = start of the window + offset of the winning tap, in the layout's numbering
+    wn, wc, w = _index_weights(x.shape, index_layout)
+    offset = np.zeros(ntaps + 1, dtype=np.int64)    # by code
+    for tap, c in zip(taps, codes):
+        offset[c] = sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w))
+    indices = np.take(offset, code)
+    start = np.zeros((1, 1) + geom.output_shape, dtype=np.int64)
+    for axis, (a, wa) in enumerate(zip(geom.axes, w)):
+        o = np.arange(a.output_size, dtype=np.int64)
+        start = start + ((o * a.stride - a.pad_begin) * wa).reshape(
+            _axis_shape(ndim, axis, a.output_size))
+    np.add(indices, start, out=indices)
+    if wn or wc:
+        n = np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim)
+        c = np.arange(x.shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
+        np.add(indices, n * wn + c * wc, out=indices)
+
+    # a padding tap can only win where best is the padding value
+    if pad_taps != "skip" and bool((best == pad_fill).any()):
+        tap_id = (ntaps - code.astype(np.int64)) if ties == "first" else code.astype(np.int64) - 1
+        tap_id[code == 0] = -1
+        _, won_by_input = _decode_winners(tap_id, tables, geom)
+        np.copyto(indices, -1, where=~won_by_input)
+    return indices
+
+
+def _max_pool_general(x, geom, tables, masks, extent, pad_taps, empty_value, empty_index,
+                      nan_policy, ties, return_indices, index_layout):
+    """Every rule, NaN included: one running comparison per tap, with masks."""
+    ndim = geom.ndim
+    out_shape = x.shape[:2] + geom.output_shape
+    # pad once; padding is filled with the value it is compared as
     fill = fill_value(x.dtype, "lowest" if pad_taps == "lowest" else "neg_inf")
     xp = np.pad(x, [(0, 0), (0, 0)] + extent, mode="constant", constant_values=fill)
 
-    # 3. one strided slice per tap, in row-major scan order of the window
+    # one strided slice per tap, in row-major scan order of the window
     def taps():
         for tap_id, tap in enumerate(itertools.product(*(range(k) for k in geom.kernel))):
             values = xp[(slice(None), slice(None)) + _tap_slices(geom, tap)]
             yield tap_id, values, _tap_mask(masks, tap, ndim)
 
-    # 4. reduce
     best, winner, has = _running_max(taps(), out_shape, x.dtype, nan_policy, ties)
     if empty_value != "error" and not has.all():
         best[~has] = fill_value(x.dtype, empty_value)
@@ -358,9 +625,7 @@ def max_pool(
         plane = np.where(won_by_input, plane, -1)
         plane = np.where(has, plane, 0 if empty_index == "plane_start" else -1)
         indices = from_plane(plane, x.shape, index_layout)
-    rules = dict(rounding=rounding, pad_taps=pad_taps, empty_value=empty_value,
-                 empty_index=empty_index, nan_policy=nan_policy, ties=ties)
-    return PoolResult(best, indices, geom, "max", rules, x, index_layout)
+    return best, indices
 
 
 def _decode_winners(winner, tables, geom):

@@ -1,0 +1,176 @@
+"""Regression tests for the fast paths of the engine (pooltutor/pooling.py), against the loop reference.
+
+The hypothesis tests (test_engine_vs_reference.py) draw tiny inputs; these
+cases are large enough, and chosen, to take every branch of the fast paths:
+the input read in place or copied, the last axis split into stride phases,
+padding that is skipped / compared as -inf / as the lowest value, taps past
+the padded extent, empty windows, ties, -inf, -0.0, NaN (which must leave the
+fast path), integer extremes, more than 255 taps, every index layout.
+Where a case must stay on the fast path, the general path is patched to fail.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pooltutor import pooling, reference
+from pooltutor.indexing import INDEX_LAYOUTS, from_plane
+
+RNG = np.random.default_rng(20261130)
+
+
+def _ties(shape, dtype=np.float32, values=(0.0, 1.0, 2.0, 3.0, -1.0)):
+    """Small integers as floats: ties in almost every window."""
+    return RNG.choice(np.array(values, dtype=dtype), size=shape)
+
+
+@pytest.fixture
+def fast_only(monkeypatch):
+    """Fail if max_pool leaves the fast path."""
+    def general(*args, **kwargs):
+        raise AssertionError("the general path ran where the fast path must do")
+    monkeypatch.setattr(pooling, "_max_pool_general", general)
+
+
+def check_max(x, kernel, stride=None, padding=0, dilation=1, layouts=INDEX_LAYOUTS, **rules):
+    """The engine equals the reference in values (with the sign of zero), dtype and every layout."""
+    before = x.copy()
+    y, plane = reference.max_pool(x, kernel, stride, padding, dilation, **rules)
+    for layout in layouts:
+        r = pooling.max_pool(x, kernel, stride, padding, dilation, return_indices=True,
+                             index_layout=layout, **rules)
+        np.testing.assert_array_equal(r.output, y)
+        assert r.output.dtype == y.dtype
+        np.testing.assert_array_equal(np.signbit(r.output), np.signbit(y))
+        np.testing.assert_array_equal(r.indices, from_plane(plane, x.shape, layout))
+        assert r.indices.dtype == np.int64
+    values_only = pooling.max_pool(x, kernel, stride, padding, dilation, **rules)
+    assert values_only.indices is None
+    np.testing.assert_array_equal(values_only.output, y)
+    np.testing.assert_array_equal(np.signbit(values_only.output), np.signbit(y))
+    np.testing.assert_array_equal(x, before)          # the input is never modified
+    return y, plane
+
+
+# --------------------------------------------------------------------------- max, fast path
+
+
+@pytest.mark.parametrize("ties", ["first", "last"])
+def test_case1_geometry_with_ties(fast_only, ties):
+    """3x3 stride 2 padding 1 (the benchmark's case 1): padded copy, last axis in 2 phases."""
+    x = _ties((2, 3, 23, 29))
+    check_max(x, 3, 2, 1, ties=ties)
+    check_max(x, 3, 2, 1, rounding="ceil_torch", ties=ties, layouts=("plane",))
+
+
+@pytest.mark.parametrize("kernel, stride", [(3, 1), (2, 2), (3, 2), ((2, 3), (3, 2)), (4, 3)])
+def test_no_padding_in_place_or_split(fast_only, kernel, stride):
+    """No padding: x is read in place (no copy) or split into phases without padding."""
+    x = _ties((2, 2, 17, 19), dtype=np.float64)
+    check_max(x, kernel, stride, layouts=("plane", "nhwc"))
+
+
+@pytest.mark.parametrize("pad_taps", pooling.PAD_TAPS)
+@pytest.mark.parametrize("rounding", ["ceil", "ceil_torch", "caffe"])
+def test_padding_rules_with_minus_inf(fast_only, pad_taps, rounding):
+    """-inf inputs tie with skipped padding (masked out) and with -inf padding (index -1);
+    raw ceil adds taps past the padded extent, which never take part."""
+    x = _ties((1, 2, 13, 11), values=(-np.inf, -np.inf, 1.0, -1.0))
+    x[0, 0] = -np.inf                                  # a plane with nothing but -inf
+    for padding in (1, ((2, 0), (1, 2))):
+        check_max(x, 3, 2, padding, rounding=rounding, pad_taps=pad_taps,
+                  layouts=("plane", "tensor_colmajor"))
+
+
+def test_lowest_padding_beats_minus_inf(fast_only):
+    """pad_taps='lowest': padding (-FLT_MAX) wins over -inf input, the overhang does not take part."""
+    x = np.full((1, 1, 5, 7), -np.inf, dtype=np.float32)
+    x[0, 0, 2, 3] = 1.0
+    y, plane = check_max(x, 3, 2, ((1, 0), (1, 0)), rounding="ceil", pad_taps="lowest")
+    assert y[0, 0, 0, 0] == np.finfo(np.float32).min and plane[0, 0, 0, 0] == -1
+    assert y[0, 0, -1, -1] == -np.inf                  # that window holds input and overhang only
+
+
+@pytest.mark.parametrize("empty_value", ["neg_inf", "lowest", "nan", "zero"])
+@pytest.mark.parametrize("empty_index", pooling.EMPTY_INDICES)
+def test_empty_windows(fast_only, empty_value, empty_index):
+    """Dilation, raw ceil and big padding leave windows with no input element."""
+    x = _ties((2, 2, 6, 9))
+    check_max(x, 2, 3, padding=((3, 3), (1, 4)), dilation=(4, 3), rounding="ceil",
+              empty_value=empty_value, empty_index=empty_index)
+    check_max(x, 1, 4, padding=(2, 3), rounding="ceil", empty_value=empty_value,
+              empty_index=empty_index, pad_taps="neg_inf")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int64"])
+@pytest.mark.parametrize("pad_taps", pooling.PAD_TAPS)
+def test_integer_extremes(fast_only, dtype, pad_taps):
+    """The lowest integer is both a value and the padding: ties between them are rule-bound."""
+    info = np.iinfo(dtype)
+    x = RNG.choice(np.array([info.min, info.min, 0, 1, info.max], dtype=dtype), size=(2, 2, 9, 8))
+    check_max(x, (3, 2), (2, 3), ((1, 2), (2, 1)), rounding="ceil", pad_taps=pad_taps,
+              empty_value="zero")
+
+
+def test_one_and_three_spatial_axes(fast_only):
+    check_max(_ties((2, 3, 41)), 4, 3, (2, 3), dilation=2, rounding="ceil_torch")
+    check_max(_ties((1, 2, 7, 9, 10)), (3, 2, 3), (2, 2, 3), (1, 0, 1), ties="last")
+
+
+def test_more_than_255_taps(fast_only):
+    """A 16x17 window has 272 taps: the winner codes no longer fit in uint8."""
+    x = _ties((1, 2, 20, 21), dtype=np.float64)
+    check_max(x, (16, 17), (4, 3), 1, layouts=("plane",))
+    check_max(x, (16, 17), (4, 3), 1, ties="last", layouts=("tensor",))
+
+
+@pytest.mark.parametrize("view", ["fortran", "reversed", "strided"])
+def test_non_contiguous_input(fast_only, view):
+    base = _ties((2, 3, 16, 18))
+    x = {"fortran": np.asfortranarray(base), "reversed": base[..., ::-1, :],
+         "strided": base[:, :, ::2, 1::2]}[view]
+    check_max(x, 3, 2, 1, layouts=("plane",))
+    check_max(x, 2, 1, layouts=("tensor",))
+
+
+def test_negative_zero_without_zero_output_stays_fast(fast_only):
+    """A -0.0 in x only matters when some window's maximum is zero."""
+    x = _ties((1, 2, 8, 8), values=(1.0, 2.0, 3.0))
+    x[0, 0, 0, 0] = -0.0
+    check_max(x, 2, 2)
+
+
+def test_index_weights_are_the_layouts():
+    """``_index_weights`` is the linear form of every layout in pooltutor.indexing."""
+    shape = (2, 3, 4, 5, 6)
+    coords = np.indices(shape[2:]).reshape(3, -1)
+    plane = np.ravel_multi_index(coords, shape[2:])
+    for layout in INDEX_LAYOUTS:
+        wn, wc, w = pooling._index_weights(shape, layout)
+        for n in range(shape[0]):
+            for c in range(shape[1]):
+                full = np.zeros((shape[0], shape[1], plane.size), dtype=np.int64)
+                full[n, c] = plane
+                expected = from_plane(full, shape, layout)[n, c]
+                got = n * wn + c * wc + sum(wa * t for wa, t in zip(w, coords))
+                np.testing.assert_array_equal(got, expected, err_msg=layout)
+
+
+# --------------------------------------------------------------------------- max, leaving it
+
+
+@pytest.mark.parametrize("nan_policy", pooling.NAN_POLICIES)
+@pytest.mark.parametrize("ties", pooling.TIES)
+def test_nan_windows_take_the_general_path(nan_policy, ties):
+    x = _ties((2, 2, 15, 14), values=(np.nan, 1.0, 2.0, 2.0, -np.inf))
+    check_max(x, 3, 2, 1, nan_policy=nan_policy, ties=ties, pad_taps="neg_inf",
+              layouts=("plane", "nhwc_batch"))
+
+
+@pytest.mark.parametrize("ties", pooling.TIES)
+def test_signed_zero_ties_keep_the_winners_sign(ties):
+    """0.0 and -0.0 tie; the output is the winning element itself, sign included."""
+    x = _ties((2, 2, 12, 13), values=(0.0, -0.0, -1.0))
+    y, _ = check_max(x, 3, 2, 1, ties=ties)
+    assert np.signbit(y).any() and (~np.signbit(y)).any()
