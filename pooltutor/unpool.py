@@ -1,0 +1,333 @@
+"""MaxUnpool: put pooled maxima back where their indices say they came from.
+
+A max pool with indices remembers, for every output, where its winner sat
+in the input.  MaxUnpool (PyTorch ``max_unpool1d/2d/3d``, ONNX
+``MaxUnpool``, DirectML ``MAX_UNPOOLING``) uses that memory: it builds a
+zero tensor shaped like the pooled input and writes every pooled value back
+at its index.  This is why indices matter, and why their *layout* matters:
+an index is just a number, and it names a position only under the layout it
+was written in (:mod:`pooltutor.indexing`).
+
+* :func:`max_unpool` decodes the indices under a named layout with
+  :func:`pooltutor.indexing.convert_indices`, which refuses any index that
+  does not point into its own ``(n, c)`` plane, then scatters.
+* :func:`flat_unpool` is what ONNX ``MaxUnpool`` (and DirectML) do: every
+  index is a row-major position in the whole ``N*C*spatial`` tensor, and
+  nothing checks which plane it lands in.  Fed PyTorch's per-plane indices,
+  it silently writes every plane's values into the first plane
+  (onnx/onnx#2398, semantics.md section 6, pitfall 3).
+
+Both return new arrays; inputs are never modified.  The core of this module
+imports numpy alone; :func:`plot_unpool` imports matplotlib when called.
+
+>>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+>>> y, idx = max_pool(x, 2, return_indices=True)          # PyTorch's layout: per plane
+>>> max_unpool(y, idx, x.shape)[0, 0].tolist()
+[[0.0, 0.0, 0.0, 0.0], [0.0, 5.0, 0.0, 7.0], [0.0, 0.0, 0.0, 0.0], [0.0, 13.0, 0.0, 15.0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_tensor
+from .indexing import INDEX_LAYOUTS, convert_indices
+from .pooling import max_pool  # noqa: F401  (used by the doctests)
+
+__all__ = ["max_unpool", "flat_unpool", "plot_unpool"]
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_shape(input_shape) -> tuple[int, ...]:
+    if isinstance(input_shape, np.ndarray):
+        input_shape = input_shape.tolist()
+    if not isinstance(input_shape, (tuple, list)):
+        raise PoolTutorTypeError(
+            f"input_shape={input_shape!r} has type {type(input_shape).__name__}: need the "
+            f"(N, C, *spatial) shape of the pooled input, a tuple of ints"
+        )
+    shape = []
+    for s in input_shape:
+        if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)) or s < 1:
+            raise PoolTutorError(
+                f"input_shape={tuple(input_shape)!r}: every entry must be an int >= 1"
+            )
+        shape.append(int(s))
+    if not 3 <= len(shape) <= 5:
+        raise PoolTutorError(
+            f"input_shape={tuple(shape)!r} has {len(shape)} entries: need (N, C, *spatial) with "
+            f"1 to 3 spatial axes"
+        )
+    return tuple(shape)
+
+
+def _check_inputs(y, indices, input_shape):
+    """Validated ``(y, indices as int64, shape)``; nothing is copied that need not be."""
+    shape = _check_shape(input_shape)
+    y = check_tensor("y", y)
+    if isinstance(indices, np.ndarray):
+        idx = indices
+    else:
+        try:
+            idx = np.asarray(indices)
+        except (TypeError, ValueError) as exc:
+            raise PoolTutorTypeError(f"indices could not be read as an array ({exc})") from None
+    if idx.dtype.kind not in "iu":
+        raise PoolTutorTypeError(
+            f"indices has dtype {idx.dtype}: need an integer array (the indices of a max pool)"
+        )
+    if idx.shape != y.shape:
+        raise PoolTutorError(
+            f"indices has shape {idx.shape}: need the shape of y, {y.shape} (one index per "
+            f"pooled value)"
+        )
+    if y.ndim != len(shape) or y.shape[:2] != shape[:2]:
+        raise PoolTutorError(
+            f"input_shape={shape!r} does not fit y shaped {y.shape}: need the same N and C "
+            f"({y.shape[0]}, {y.shape[1]}) and {y.ndim - 2} spatial axes"
+        )
+    return y, idx, shape
+
+
+def _scatter(y, flat_positions, shape) -> np.ndarray:
+    """Zeros shaped ``shape`` with ``y`` written at the row-major ``flat_positions``
+    (``-1``: nothing to write).  Where several values target one element, the last in
+    row-major order of ``y`` wins (as PyTorch's and ONNX Runtime's CPU loops)."""
+    out = np.zeros(shape, dtype=y.dtype)
+    pos = flat_positions.ravel()
+    values = y.ravel()
+    keep = np.nonzero(pos >= 0)[0]
+    # the last occurrence of every target: np.unique on the reversed order finds it
+    _, first_reversed = np.unique(pos[keep][::-1], return_index=True)
+    chosen = keep[keep.size - 1 - first_reversed]
+    out.reshape(-1)[pos[chosen]] = values[chosen]
+    return out
+
+
+# --------------------------------------------------------------------------- unpool
+
+
+def max_unpool(y, indices, input_shape, layout: str = "plane") -> np.ndarray:
+    """Scatter pooled values back to the positions their indices name, zeros elsewhere.
+
+    Parameters
+    ----------
+    y : array, shaped ``(N, C, *out_spatial)``
+        The pooled values (not modified).
+    indices : integer array shaped like ``y``
+        Where each value came from, written in ``layout``.  ``-1`` ("no input
+        element won": a window of padding only) writes nothing.
+    input_shape : tuple of int
+        ``(N, C, *spatial)``, the shape of the pooled input (and of the result).
+    layout : {'plane', 'tensor', 'tensor_colmajor', 'nhwc', 'nhwc_batch'}
+        How the indices are numbered (:data:`pooltutor.indexing.INDEX_LAYOUTS`):
+        ``'plane'`` for PyTorch and OpenVINO adaptive pooling, ``'tensor'`` for
+        ONNX ``storage_order=0`` and DirectML, ``'tensor_colmajor'`` for ONNX
+        ``storage_order=1``, ``'nhwc'`` / ``'nhwc_batch'`` for TensorFlow.
+
+    Returns
+    -------
+    numpy.ndarray shaped ``input_shape``, dtype of ``y``
+
+    Raises
+    ------
+    ValueError
+        Naming ``indices`` when an index does not point into its own ``(n, c)``
+        plane under ``layout`` (the wrong layout is often caught this way, but
+        not always: column-major positions read as row-major ones stay inside
+        the plane and land on the wrong elements, silently).
+
+    Notes
+    -----
+    Windows that overlap can share a winner: then several outputs carry the
+    same value to the same element.  If the values differ (``y`` was changed
+    after pooling), the last one in row-major order of ``y`` wins.
+
+    Examples
+    --------
+    TV22 (N=2, C=2, 2x3 planes, 2x2 window, stride 1): PyTorch's per-plane
+    indices and ONNX's whole-tensor indices put the values back in the same
+    places, each read in its own layout:
+
+    >>> x = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
+    ...               [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
+    >>> y, plane = max_pool(x, 2, 1, return_indices=True)
+    >>> tensor = max_pool(x, 2, 1, return_indices=True, index_layout="tensor").indices
+    >>> a = max_unpool(y, plane, x.shape, "plane")
+    >>> b = max_unpool(y, tensor, x.shape, "tensor")
+    >>> bool((a == b).all()), a[1, 1].tolist()
+    (True, [[0.0, 2.0, 0.0], [3.0, 0.0, 0.0]])
+
+    Read in the wrong layout, the whole-tensor indices leave their planes:
+
+    >>> max_unpool(y, tensor, x.shape, "plane")
+    Traceback (most recent call last):
+    ...
+    pooltutor.errors.PoolTutorError: indices[0, 1, 0, 0]=6 does not point into its own (n, c) plane
+    of the input shaped (2, 2, 2, 3) under layout 'plane'
+
+    See Also
+    --------
+    flat_unpool : ONNX MaxUnpool's unchecked scatter.
+    pooltutor.indexing.convert_indices : the decoding used here.
+    """
+    y, idx, shape = _check_inputs(y, indices, input_shape)
+    check_choice("layout", layout, INDEX_LAYOUTS)
+    plane = convert_indices(idx, shape, layout, "plane")          # refuses foreign planes
+    size = int(np.prod(shape[2:]))
+    n = np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * (len(shape) - 2))
+    c = np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * (len(shape) - 2))
+    flat = np.where(plane >= 0, (n * shape[1] + c) * size + plane, -1)
+    return _scatter(y, flat, shape)
+
+
+def flat_unpool(y, indices, input_shape) -> np.ndarray:
+    """ONNX ``MaxUnpool``'s scatter: each index is a position in the whole flattened tensor.
+
+    Every index is read as a row-major position in the whole
+    ``N*C*spatial`` tensor, whatever ``(n, c)`` its value belongs to: nothing
+    checks that it lands in its own plane.  That is right for ONNX
+    ``MaxPool`` indices (``storage_order=0``) and DirectML's, and silently
+    wrong for anything else.
+
+    Parameters
+    ----------
+    y : array, shaped ``(N, C, *out_spatial)``
+    indices : integer array shaped like ``y``
+        Positions in ``[0, N*C*prod(spatial))``, or ``-1`` (writes nothing).
+    input_shape : tuple of int
+        ``(N, C, *spatial)``.
+
+    Returns
+    -------
+    numpy.ndarray shaped ``input_shape``, dtype of ``y``
+
+    Raises
+    ------
+    ValueError
+        Naming ``indices`` for a position outside the whole tensor.
+
+    Examples
+    --------
+    PyTorch's per-plane indices fed to ONNX MaxUnpool (onnx/onnx#2398): the
+    second channel's values land in the first channel, overwriting it, and
+    the second channel stays empty.
+
+    >>> x = np.array([[[[1.0, 2], [3, 4]], [[8, 7], [6, 5]]]])      # N=1, C=2, 2x2
+    >>> y, plane = max_pool(x, 2, return_indices=True)
+    >>> y.ravel().tolist(), plane.ravel().tolist()
+    ([4.0, 8.0], [3, 0])
+    >>> flat_unpool(y, plane, x.shape).tolist()
+    [[[[8.0, 0.0], [0.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]]]
+
+    See Also
+    --------
+    max_unpool : decodes a named layout and refuses indices outside their plane.
+    """
+    y, idx, shape = _check_inputs(y, indices, input_shape)
+    total = int(np.prod(shape))
+    bad = (idx != -1) & ((idx < 0) | (idx >= total)) if idx.dtype.kind == "i" else idx >= total
+    if np.any(bad):
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise PoolTutorError(
+            f"indices[{', '.join(map(str, where))}]={int(idx[where])} is outside the whole "
+            f"tensor shaped {shape}: need -1 or a position in [0, {total})"
+        )
+    return _scatter(y, idx.astype(np.int64), shape)
+
+
+# --------------------------------------------------------------------------- plot
+
+
+def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: str | None = None,
+                fig=None):
+    """Draw the input and several unpooled tensors side by side, one row per channel.
+
+    Parameters
+    ----------
+    x : array shaped ``(N, C, H, W)`` or ``(N, C, W)``
+        The pooled input (first column).
+    panels : mapping of title to array shaped like ``x``
+        The unpooled tensors, one column each.
+    n : int
+        The batch entry drawn.
+    reference : str, optional
+        The title of the correct panel: cells of the other panels that
+        differ from it are outlined in red dashes, and their titles say how
+        many.
+    fig : matplotlib.figure.Figure, optional
+        Drawn on (after ``fig.clear()``); a new Figure by default.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+    >>> y, idx = max_pool(x, 2, return_indices=True)
+    >>> fig = plot_unpool(x, {"right": max_unpool(y, idx, x.shape)}, reference="right")
+    >>> [ax.get_title() for ax in fig.axes]
+    ['input x  (n=0, c=0)', 'right  (c=0)']
+    """
+    from .viz import style
+
+    x = check_tensor("x", x, max_ndim=4, layout="(N, C, W) or (N, C, H, W)")
+    if not isinstance(panels, Mapping) or not panels:
+        raise PoolTutorTypeError("panels: need a non-empty mapping of title -> unpooled array")
+    arrays = {}
+    for title, arr in panels.items():
+        arr = np.asarray(arr)
+        if arr.shape != x.shape:
+            raise PoolTutorError(f"panels[{title!r}] has shape {arr.shape}: need x's {x.shape}")
+        arrays[str(title)] = arr
+    if reference is not None and reference not in arrays:
+        raise PoolTutorError(
+            f"reference={reference!r} is not one of the panel titles {list(arrays)!r}"
+        )
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
+            or not 0 <= n < x.shape[0]:
+        raise PoolTutorError(f"n={n!r} is not allowed: need an int in [0, {x.shape[0]})")
+    channels = x.shape[1]
+    cols = 1 + len(arrays)
+    rows_per = 1 if x.ndim == 3 else x.shape[2]
+    width = x.shape[-1]
+    cell = min(0.55, 3.0 / max(width, rows_per))
+    if fig is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(max(cols * (width * cell + 0.5), 6.0),
+                              channels * (rows_per * cell + 0.9) + 0.4), layout="constrained")
+    else:
+        fig.clear()
+    vmin, vmax = style.shared_limits(x[n], *(a[n] for a in arrays.values()))
+    grid = fig.subplots(channels, cols, squeeze=False)
+    ref = arrays.get(reference) if reference is not None else None
+    for c in range(channels):
+        ax = grid[c, 0]
+        style.draw_grid(ax, x[n, c], vmin=vmin, vmax=vmax)
+        ax.set_title(f"input x  (n={n}, c={c})", fontsize=10.5)
+        for k, (title, arr) in enumerate(arrays.items(), start=1):
+            ax = grid[c, k]
+            style.draw_grid(ax, arr[n, c], vmin=vmin, vmax=vmax)
+            label = f"{title}  (c={c})"
+            if ref is not None and title != reference:
+                diff = np.argwhere(arr[n, c].reshape(rows_per, width)
+                                   != ref[n, c].reshape(rows_per, width))
+                style.outline_cells(ax, [tuple(int(v) for v in d) for d in diff],
+                                    color=style.WRONG_COLOR, linewidth=2.2,
+                                    linestyle=(0, (3, 1.5)), gid="wrong")
+                label += f"\n{len(diff)} cell(s) wrong" if len(diff) else "\nall right"
+                ax.set_title(label, fontsize=10.5,
+                             color=style.WRONG_COLOR if len(diff) else style.RIGHT_COLOR)
+            else:
+                ax.set_title(label, fontsize=10.5)
+    for ax in grid.ravel():
+        ax.set_aspect("equal")
+        if x.ndim == 3:
+            ax.set_yticks([])
+    return fig
