@@ -151,7 +151,7 @@ def _spatial_ndim(x: np.ndarray) -> int:
 
 
 def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, *,
-                  kernel_name: str, reason: str, overhang_ok: bool = False):
+                  kernel_name: str, given: Any, reason: str, overhang_ok: bool = False):
     """``pool_geometry`` of ``x``'s spatial shape; a window that does not fit the padded
     input is reported with the framework's parameter name and reason.
 
@@ -164,7 +164,6 @@ def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, 
     for axis, (size, k, d, (pb, pe)) in enumerate(rows):
         dk = effective_window(k, d)
         if dk > size + pb + pe:
-            shown = kernel[0] if len(kernel) == 1 else kernel
             if overhang_ok and rounding == "ceil_torch" and size + pb + pe - dk > -stride[axis]:
                 reason = (
                     "the framework rounds up to one window that starts inside the input and "
@@ -172,7 +171,7 @@ def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, 
                     "that fit the padded input (a known pooltutor limitation)"
                 )
             raise PoolTutorError(
-                f"{kernel_name}={shown!r} does not fit x: on spatial axis {axis} the dilated "
+                f"{kernel_name}={given!r} does not fit x: on spatial axis {axis} the dilated "
                 f"window (K-1)*D+1 = ({k}-1)*{d}+1 = {dk} is longer than the padded input "
                 f"{size}+{pb}+{pe} = {size + pb + pe}; {reason}"
             )
@@ -244,8 +243,9 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     -----
     A window with no input element (possible with dilation, TV20) gives
     ``-inf`` (the lowest integer for integer input) and index ``-1`` here;
-    PyTorch's CPU kernel returns ``-inf`` with an index that points *outside*
-    the input (TV20: 2 for a 2-element input).
+    PyTorch's CPU kernel returns ``-inf`` with the flattened position of a
+    tap outside the input (TV20: 2 for a 2-element input; in 2-D and 3-D
+    that number can even fall inside the plane).
 
     With ``ceil_mode`` PyTorch accepts one window longer than the padded
     input when it starts inside it (``I=1, K=2, S=2``: one output);
@@ -268,7 +268,8 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     _torch_half_kernel(pad, kernel, "kernel size")
     rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], dil, rounding,
-                  kernel_name="kernel_size", reason=_TORCH_TOO_SMALL, overhang_ok=True)
+                  kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
+                  overhang_ok=True)
     r = pooling.max_pool(x, kernel, stride_t, pad, dil, rounding=rounding,
                          return_indices=want, index_layout="plane",
                          **_rules("torch_max_pool", *_MAX_KEYS))
@@ -285,6 +286,8 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     ceil-mode overhang past the padding does not (TV14); with
     ``count_include_pad=False`` only input elements count;
     ``divisor_override`` (``avg_pool2d`` / ``avg_pool3d`` only) replaces it.
+    ``avg_pool3d`` also refuses an input axis shorter than the kernel (before
+    padding), as PyTorch does.
 
     Parameters
     ----------
@@ -330,9 +333,17 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
             )
         divisor, sign = abs(d), (1 if d > 0 else -1)
     _torch_half_kernel(pad, kernel, "effective kernel size")
+    if ndim == 3 and any(i < k for i, k in zip(x.shape[2:], kernel, strict=True)):
+        raise PoolTutorError(
+            f"kernel_size={kernel_size!r} is not allowed for x of spatial shape {x.shape[2:]}: "
+            f"avg_pool3d requires every input axis to be at least the kernel before padding "
+            f"(PyTorch: 'input image (T: {x.shape[2]} H: {x.shape[3]} W: {x.shape[4]}) "
+            f"smaller than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})')"
+        )
     rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], (1,) * ndim, rounding,
-                  kernel_name="kernel_size", reason=_TORCH_TOO_SMALL, overhang_ok=True)
+                  kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
+                  overhang_ok=True)
     y = pooling.avg_pool(x, kernel, stride_t, pad, rounding=rounding, divisor=divisor).output
     return y if sign > 0 else -y
 
@@ -456,7 +467,7 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         # size, with or without ceil_mode
         rounding = "floor"
     _fit_geometry(x, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
-                  reason=_ONNX_TOO_SMALL, overhang_ok=True)
+                  given=kernel_shape, reason=_ONNX_TOO_SMALL, overhang_ok=True)
     return x, kernel, stride_t, pairs, dil, rounding
 
 
@@ -705,7 +716,7 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
                       for i, k, s, d in zip(x.shape[2:], kernel_t, stride_t, dil, strict=True))
         rounding = "floor"                     # O = ceil(I / S) exactly
     _fit_geometry(x, kernel_t, stride_t, pairs, dil, rounding, kernel_name="kernel",
-                  reason=_OV_TOO_SMALL)
+                  given=kernel, reason=_OV_TOO_SMALL)
     r = pooling.max_pool(x, kernel_t, stride_t, pairs, dil, rounding=rounding,
                          return_indices=True, index_layout="tensor",
                          **_rules("openvino_max_pool", *_MAX_KEYS))
@@ -859,6 +870,7 @@ def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, d
     want = _flag("output_indices", output_indices)
     pairs = tuple(zip(pb, pe, strict=True))
     _fit_geometry(x, window, stride_t, pairs, dil, "floor", kernel_name="window_size",
+                  given=window_size,
                   reason="DirectML's output size (PaddedSize - DK) / Stride + 1 would underflow")
     r = pooling.max_pool(x, window, stride_t, pairs, dil, rounding="floor", return_indices=want,
                          index_layout="tensor", **_rules("directml_max_pooling2", *_MAX_KEYS))
@@ -1075,7 +1087,7 @@ def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in
     else:
         pairs = ((0, 0), (0, 0))
     _fit_geometry(nchw, k, s, pairs, (1, 1), "floor", kernel_name="ksize",
-                  reason="TensorFlow: 'Computed output size would be negative'")
+                  given=ksize, reason="TensorFlow: 'Computed output size would be negative'")
     r = pooling.max_pool(nchw, k, s, pairs, 1, rounding="floor", return_indices=True,
                          index_layout="nhwc_batch" if batch else "nhwc",
                          **_rules("tensorflow_max_pool_with_argmax", *_MAX_KEYS))
