@@ -4,6 +4,8 @@ Usage::
 
     pooltutor --version
     pooltutor lab [--port N] [--no-browser] [--notebook-dir DIR] [--dry-run] [JUPYTER OPTIONS]
+    pooltutor app [NOTEBOOK] [--port N] [--no-browser] ...      (pooltutor.app: Voila)
+    pooltutor slides [NOTEBOOK ...] [--out DIR] [--offline] ... (pooltutor.slides: reveal.js)
 
 ``pooltutor lab`` writes ``.ipynb`` notebooks from the jupytext ``.py`` sources
 (see :mod:`pooltutor._notebooks`) and opens JupyterLab on them, bound to
@@ -64,6 +66,8 @@ PROG = "pooltutor"
 USAGE_ERROR = 2
 #: Prefix of the modules that contribute subcommands.
 COMMAND_MODULE_PREFIX = "cli_"
+#: Modules of the built-in subcommands besides ``lab`` (each has ``register(subparsers)``).
+BUILTIN_COMMAND_MODULES = ("pooltutor.app", "pooltutor.slides")
 
 
 class CLIError(Exception):
@@ -209,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     register_lab(subparsers)
-    for name in _command_modules():
+    for name in (*BUILTIN_COMMAND_MODULES, *_command_modules()):
         try:
             module = importlib.import_module(name)
             module.register(subparsers)

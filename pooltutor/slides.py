@@ -1,0 +1,975 @@
+"""Slide decks from the course notebooks: ``pooltutor slides``.
+
+Usage::
+
+    pooltutor slides [NOTEBOOK ...] [--out DIR] [--offline] [--js-cache DIR] [--pdf]
+
+Each notebook is executed in a fresh kernel (:mod:`nbclient`, widget state
+stored) and exported as a reveal.js deck ``<out>/<name>.slides.html``
+(:class:`nbconvert.SlidesExporter`):
+
+* code cells tagged ``hide-input`` (or ``remove-input``) show their output
+  only, cells tagged ``remove-cell`` are left out, ``remove-output`` drops a
+  cell's output;
+* every figure is embedded as a base64 PNG, and so are local images of the
+  Markdown cells;
+* the widget state is embedded, so the kernel-free steppers
+  (:func:`pooltutor.viz.explorer.frames_widget`: an ``ipywidgets.Stack``
+  linked to a slider in the browser) still step through their frames;
+* a notebook without any ``slideshow`` metadata gets one slide per level-1
+  or level-2 Markdown heading.
+
+By default the decks load reveal.js, require.js, jQuery, MathJax and the
+widget renderer from the unpkg CDN, at the exact versions in
+:data:`JS_PACKAGES`.  ``--offline`` makes decks that need no network at all:
+those packages are fetched once from the npm registry (``npm pack``) into a
+cache (``--js-cache``, ``$POOLTUTOR_JS_CACHE`` or ``~/.cache/pooltutor/js``),
+checked against their pinned sha512, and the few files a deck needs are
+copied to ``<out>/lib/`` (MathJax renders SVG, which needs no web fonts; the
+theme's Google-fonts imports are removed; mermaid is never loaded).  Copy the
+whole ``<out>`` folder to the classroom machine and open a deck from disk.
+
+``--pdf`` (implies ``--offline``) also prints each deck to
+``<out>/<name>.pdf`` with headless Chromium (reveal.js' ``?print-pdf`` view).
+
+The heavy imports (jupytext, nbclient, nbconvert) happen inside the
+functions, so ``import pooltutor.cli`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import fnmatch
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from pooltutor._notebooks import NotebooksNotFoundError, notebook_sources, notebooks_dir
+
+__all__ = [
+    "DECK_SUFFIX",
+    "JS_PACKAGES",
+    "REMOVE_CELL_TAGS",
+    "REMOVE_INPUT_TAGS",
+    "REMOVE_OUTPUT_TAGS",
+    "Deck",
+    "JSPackage",
+    "SlidesError",
+    "UnknownNotebookError",
+    "default_js_cache",
+    "export_deck",
+    "export_decks",
+    "fetch_js_packages",
+    "find_chromium",
+    "install_offline_assets",
+    "print_pdf",
+    "register",
+    "resolve_notebooks",
+]
+
+#: Suffix of an exported deck (git-ignored by the project's ``.gitignore``).
+DECK_SUFFIX = ".slides.html"
+#: Cell tags understood by the export (nbconvert's TagRemovePreprocessor).
+REMOVE_INPUT_TAGS = frozenset({"hide-input", "remove-input"})
+REMOVE_CELL_TAGS = frozenset({"remove-cell"})
+REMOVE_OUTPUT_TAGS = frozenset({"remove-output"})
+#: Folder, inside the output folder, that holds an offline deck's JavaScript.
+LIB_DIR = "lib"
+#: Environment variable naming the npm tarball cache.
+JS_CACHE_ENV = "POOLTUTOR_JS_CACHE"
+#: Environment variable naming a Chromium / Chrome executable for ``--pdf``.
+CHROMIUM_ENV = "POOLTUTOR_CHROMIUM"
+CDN = "https://unpkg.com"
+#: reveal.js theme (nbconvert's default); its Google-fonts imports are removed offline.
+REVEAL_THEME = "simple"
+#: MathJax 2 combined configuration: SVG output needs no web fonts (which
+#: Chromium refuses to load from file:// pages).
+MATHJAX_CONFIG = "TeX-AMS_SVG-full,Safe"
+#: Seconds a cell may run while a deck is built.
+DEFAULT_TIMEOUT = 300
+
+
+class SlidesError(RuntimeError):
+    """A deck could not be built (a failing cell, npm missing, a bad tarball...)."""
+
+
+class UnknownNotebookError(ValueError):
+    """A notebook name that matches no course notebook (a usage error)."""
+
+
+# ------------------------------------------------------------ JS packages
+
+
+@dataclass(frozen=True)
+class JSPackage:
+    """One npm package an offline deck needs, pinned by version and tarball hash.
+
+    Parameters
+    ----------
+    name : str
+        The npm package name.
+    version : str
+        The exact version (also used in the CDN URLs of online decks).
+    integrity : str
+        ``sha512-<base64>`` of the tarball, as the npm registry lists it.
+    files : tuple of str
+        ``fnmatch`` patterns of the package files a deck needs (paths
+        inside the package, ``/``-separated).
+    folder : str
+        Where they go, under ``<out>/lib/``.
+
+    >>> p = JSPackage("@scope/pkg", "1.2.3", "sha512-x", ("dist/*.js",), "pkg")
+    >>> p.spec, p.tarball_name, p.cdn_url("dist/a.js")
+    ('@scope/pkg@1.2.3', 'scope-pkg-1.2.3.tgz', 'https://unpkg.com/@scope/pkg@1.2.3/dist/a.js')
+    >>> p.wants("dist/a.js"), p.wants("dist/sub/a.js"), p.wants("dist/a.map")
+    (True, False, False)
+    """
+
+    name: str
+    version: str
+    integrity: str
+    files: tuple[str, ...]
+    folder: str
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    @property
+    def tarball_name(self) -> str:
+        """The file name ``npm pack`` gives the tarball."""
+        return f"{self.name.lstrip('@').replace('/', '-')}-{self.version}.tgz"
+
+    def cdn_url(self, path: str) -> str:
+        return f"{CDN}/{self.spec}/{path}"
+
+    def wants(self, path: str) -> bool:
+        """True if ``path`` matches one of :attr:`files` (``*`` stays inside one folder)."""
+        parts = path.split("/")
+        for pattern in self.files:
+            pieces = pattern.split("/")
+            if len(pieces) == len(parts) and all(
+                fnmatch.fnmatchcase(part, piece) for part, piece in zip(parts, pieces, strict=True)
+            ):
+                return True
+        return False
+
+
+#: The JavaScript of a deck.  Versions: reveal.js 4.0.2 is what nbconvert's
+#: reveal template is written for; html-manager 1.0.15 renders ipywidgets 8
+#: widget state (tried with ipywidgets 8.1.9); MathJax 2 is what nbconvert's
+#: MathJax configuration speaks.
+JS_PACKAGES: dict[str, JSPackage] = {
+    p.folder: p
+    for p in (
+        JSPackage(
+            "reveal.js", "4.0.2",
+            "sha512-LWZSUenufF1gpD7npxJ7KfoQQFKgc1D6XrLTFgKlwWNP1BQ74hT48KONFWMAw+8R/QUeaScCLCLrBVHDfFIEiw==",
+            ("dist/reveal.css", "dist/reveal.js", f"dist/theme/{REVEAL_THEME}.css",
+             "plugin/notes/notes.js", "LICENSE"),
+            "reveal.js",
+        ),
+        JSPackage(
+            "requirejs", "2.3.6",
+            "sha512-ipEzlWQe6RK3jkzikgCupiTbTvm4S0/CAU5GlgptkN5SO6F3u0UD0K18wy6ErDqiCyP4J4YYe1HuAShvsxePLg==",
+            ("require.js",),
+            "requirejs",
+        ),
+        JSPackage(
+            "jquery", "3.8.0",
+            "sha512-AOYt0viqPysMUTq45O8gF9DuOnBT3Il/8WtM/TT8z/2QeGsZ70ImwSJtNFxznn2R71v8yIgaEunOGo82OY/f0g==",
+            ("dist/jquery.min.js", "LICENSE.txt"),
+            "jquery",
+        ),
+        JSPackage(
+            "@jupyter-widgets/html-manager", "1.0.15",
+            "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+            ("dist/embed-amd.js", "dist/*.woff2", "dist/*.woff", "dist/embed.js.LICENSE.txt"),
+            "html-manager",
+        ),
+        JSPackage(
+            "mathjax", "2.7.9",
+            "sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2IHcAl/wJa+5+BQ==",
+            ("MathJax.js", "LICENSE", "config/TeX-AMS_SVG-full.js", "config/Safe.js",
+             "extensions/*.js", "extensions/TeX/*.js", "jax/input/TeX/*",
+             "jax/element/mml/*", "jax/element/mml/optable/*", "jax/output/SVG/*.js",
+             "jax/output/SVG/autoload/*", "jax/output/SVG/fonts/TeX/*",
+             "localization/en/*"),
+            "mathjax",
+        ),
+    )
+}
+
+# where the deck's template finds each asset, inside its package
+_ASSET_PATHS = {
+    "reveal": ("reveal.js", ""),
+    "require_js": ("requirejs", "require.js"),
+    "jquery": ("jquery", "dist/jquery.min.js"),
+    "widgets": ("html-manager", "dist/embed-amd.js"),
+    "mathjax": ("mathjax", f"MathJax.js?config={MATHJAX_CONFIG}"),
+}
+
+
+def asset_urls(offline: bool, lib: str = LIB_DIR) -> dict[str, str]:
+    """URLs of the deck's JavaScript: the pinned CDN files, or relative paths into ``lib``.
+
+    >>> asset_urls(False)["reveal"]
+    'https://unpkg.com/reveal.js@4.0.2'
+    >>> asset_urls(True)["widgets"]
+    'lib/html-manager/dist/embed-amd.js'
+    """
+    urls = {}
+    for key, (folder, path) in _ASSET_PATHS.items():
+        package = JS_PACKAGES[folder]
+        if offline:
+            url = f"{lib}/{folder}/{path}" if path else f"{lib}/{folder}"
+        else:
+            url = package.cdn_url(path) if path else f"{CDN}/{package.spec}"
+        urls[key] = url
+    return urls
+
+
+def default_js_cache() -> Path:
+    """The npm tarball cache: ``$POOLTUTOR_JS_CACHE``, else ``~/.cache/pooltutor/js``.
+
+    (``$XDG_CACHE_HOME`` replaces ``~/.cache`` when set.)
+    """
+    override = os.environ.get(JS_CACHE_ENV)
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "pooltutor" / "js"
+
+
+def _sha512(path: Path) -> str:
+    digest = hashlib.sha512()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return "sha512-" + base64.b64encode(digest.digest()).decode()
+
+
+def _npm() -> str:
+    for name in ("npm", "npm.cmd"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise SlidesError(
+        "offline decks need the npm packages "
+        + ", ".join(p.spec for p in JS_PACKAGES.values())
+        + ": npm (Node.js) was not found; install Node.js, or put the tarballs from"
+        " 'npm pack' into the --js-cache folder"
+    )
+
+
+def fetch_js_packages(cache: str | os.PathLike[str] | None = None, *,
+                      log: Callable[[str], None] | None = None) -> dict[str, Path]:
+    """Make sure every :data:`JS_PACKAGES` tarball is in ``cache``; return their paths.
+
+    Missing tarballs are fetched from the npm registry with ``npm pack``;
+    every tarball, new or cached, must match its pinned sha512 (a mismatch
+    removes the file and raises :class:`SlidesError`).
+    """
+    cache = Path(cache) if cache is not None else default_js_cache()
+    cache.mkdir(parents=True, exist_ok=True)
+    missing = [p for p in JS_PACKAGES.values() if not (cache / p.tarball_name).is_file()]
+    if missing:
+        npm = _npm()
+        if log:
+            log(f"fetching {', '.join(p.spec for p in missing)} from the npm registry into {cache}")
+        with tempfile.TemporaryDirectory(dir=cache, prefix=".npm-pack-") as tmp:
+            proc = subprocess.run(
+                [npm, "pack", *(p.spec for p in missing), "--pack-destination", tmp,
+                 "--silent", "--no-fund", "--no-audit"],
+                cwd=tmp, capture_output=True, text=True, timeout=600, check=False,
+            )
+            if proc.returncode != 0:
+                reason = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+                raise SlidesError(f"'npm pack {' '.join(p.spec for p in missing)}' failed "
+                                  f"(exit {proc.returncode}): {reason}")
+            for package in missing:
+                got = Path(tmp) / package.tarball_name
+                if not got.is_file():
+                    raise SlidesError(f"npm pack did not write {package.tarball_name}")
+                os.replace(got, cache / package.tarball_name)
+    paths = {}
+    for package in JS_PACKAGES.values():
+        tarball = cache / package.tarball_name
+        actual = _sha512(tarball)
+        if actual != package.integrity:
+            tarball.unlink()
+            raise SlidesError(f"{tarball} is not {package.spec} as published (sha512 "
+                              f"{actual[:23]}... instead of {package.integrity[:23]}...); "
+                              "removed it, run again to fetch it anew")
+        paths[package.folder] = tarball
+    return paths
+
+
+_GOOGLE_FONTS = re.compile(r"@import\s+url\(\s*['\"]?https?://[^)]*\)\s*;?")
+
+
+def _extract(package: JSPackage, tarball: Path, dest: Path) -> int:
+    """Extract the files ``package`` wants from ``tarball`` into ``dest``; return their count."""
+    count = 0
+    with tarfile.open(tarball, "r:gz") as tar:
+        for member in tar.getmembers():
+            parts = PurePosixPath(member.name).parts
+            if not member.isfile() or len(parts) < 2 or ".." in parts:
+                continue
+            inner = "/".join(parts[1:])  # npm tarballs put everything under package/
+            if not package.wants(inner):
+                continue
+            target = dest.joinpath(*parts[1:])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            source = tar.extractfile(member)
+            assert source is not None
+            data = source.read()
+            if inner.endswith(".css"):
+                data = _GOOGLE_FONTS.sub("", data.decode("utf-8")).encode("utf-8")
+            target.write_bytes(data)
+            count += 1
+    return count
+
+
+def install_offline_assets(out: str | os.PathLike[str], cache: str | os.PathLike[str] | None = None,
+                           *, log: Callable[[str], None] | None = None) -> Path:
+    """Copy the JavaScript an offline deck needs into ``<out>/lib``; return that folder.
+
+    A package already installed at the pinned version (its ``.version``
+    stamp) is left alone.
+    """
+    lib = Path(out) / LIB_DIR
+    stale = [p for p in JS_PACKAGES.values()
+             if _read(lib / p.folder / ".version") != p.spec]
+    if not stale:
+        return lib
+    tarballs = fetch_js_packages(cache, log=log)
+    for package in stale:
+        dest = lib / package.folder
+        if dest.exists():
+            shutil.rmtree(dest)
+        count = _extract(package, tarballs[package.folder], dest)
+        if count == 0:
+            raise SlidesError(f"{package.spec}: none of {package.files} is in its tarball")
+        (dest / ".version").write_text(package.spec + "\n", encoding="utf-8")
+    if log:
+        log(f"JavaScript for offline decks in {lib} ({_size_text(_tree_size(lib))})")
+    return lib
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+
+
+def _tree_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _size_text(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
+
+
+# ---------------------------------------------------------------- notebooks
+
+
+def _available(source: Path | None = None) -> list[Path]:
+    try:
+        return notebook_sources(source if source is not None else notebooks_dir())
+    except NotebooksNotFoundError:
+        return []
+
+
+def resolve_notebooks(names: Sequence[str], available: Sequence[Path] | None = None) -> list[Path]:
+    """Turn command-line notebook names into notebook files.
+
+    A name is the path of a ``.py`` / ``.ipynb`` notebook, or a course
+    notebook's name with or without ``.py`` / ``.ipynb``, or the start of
+    exactly one (``01`` for ``01_window_placement``).  No names: every
+    course notebook.
+
+    Raises
+    ------
+    UnknownNotebookError
+        For a name that matches none (or several) of ``available``; the
+        message lists them.
+    """
+    available = list(_available() if available is None else available)
+    if not names:
+        if not available:
+            raise UnknownNotebookError("no course notebooks found")
+        return available
+    stems = {p.stem: p for p in available}
+    listed = ", ".join(stems) or "none"
+    found: list[Path] = []
+    for name in names:
+        path = Path(name).expanduser()
+        if path.suffix in (".py", ".ipynb") and path.is_file():
+            found.append(path)
+            continue
+        key = name[: -len(path.suffix)] if path.suffix in (".py", ".ipynb") else name
+        if key in stems:
+            found.append(stems[key])
+            continue
+        matches = [stem for stem in stems if stem.startswith(key)] if key else []
+        if len(matches) == 1:
+            found.append(stems[matches[0]])
+        elif matches:
+            raise UnknownNotebookError(f"notebook {name!r} is ambiguous: it starts "
+                                       f"{', '.join(matches)}")
+        else:
+            raise UnknownNotebookError(f"no notebook {name!r}; available: {listed}")
+    return list(dict.fromkeys(found))
+
+
+def _read_notebook(path: Path):
+    """A notebook node from a jupytext ``.py`` source or an ``.ipynb`` file."""
+    if path.suffix == ".ipynb":
+        import nbformat
+
+        return nbformat.read(path, as_version=4)
+    import jupytext
+    from jupytext.config import load_jupytext_config
+
+    config = load_jupytext_config(str(path.resolve()))
+    return jupytext.read(path, fmt="py:percent", config=config)
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,2}\s")
+
+
+def add_heading_slides(nb) -> bool:
+    """Give a notebook without ``slideshow`` metadata one slide per level-1/2 heading.
+
+    Returns True when it changed the notebook.
+
+    >>> import nbformat.v4 as v4
+    >>> nb = v4.new_notebook(cells=[v4.new_markdown_cell("# A"), v4.new_code_cell("1"),
+    ...                             v4.new_markdown_cell("## B"), v4.new_markdown_cell("text")])
+    >>> add_heading_slides(nb), [c.metadata.get("slideshow") for c in nb.cells]
+    (True, [{'slide_type': 'slide'}, None, {'slide_type': 'slide'}, None])
+    >>> add_heading_slides(nb)   # has slideshow metadata now: left alone
+    False
+    """
+    if any("slideshow" in cell.get("metadata", {}) for cell in nb.cells):
+        return False
+    changed = False
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and _HEADING.match(cell.source):
+            cell.metadata["slideshow"] = {"slide_type": "slide"}
+            changed = True
+    return changed
+
+
+def _kernel_env() -> dict[str, str]:
+    """The environment of the kernels: ours, without a matplotlib backend override
+    (``MPLBACKEND=agg`` would stop the inline figures)."""
+    env = dict(os.environ)
+    env.pop("MPLBACKEND", None)
+    return env
+
+
+async def _execute(nb, path: Path, timeout: int) -> None:
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+    started: list[int] = []
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        store_widget_state=True,
+        shutdown_kernel="immediate",
+        resources={"metadata": {"path": str(path.parent.resolve())}},
+        on_cell_execute=lambda cell, cell_index: started.append(cell_index),
+    )
+    try:
+        await client.async_execute(env=_kernel_env())
+    except CellExecutionError as exc:
+        where = f"cell {started[-1] + 1}" if started else "a cell"
+        raise SlidesError(f"{path.name}: {where} raised {exc.ename}: "
+                          f"{' '.join(str(exc.evalue).split())}") from None
+    except CellTimeoutError:
+        where = f"cell {started[-1] + 1}" if started else "a cell"
+        raise SlidesError(f"{path.name}: {where} ran longer than {timeout} s") from None
+    except (RuntimeError, OSError) as exc:  # no kernel, kernel died, ...
+        raise SlidesError(f"{path.name}: cannot run the notebook: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One exported deck.
+
+    Attributes
+    ----------
+    source : Path
+        The notebook it was made from.
+    path : Path
+        The ``.slides.html`` file.
+    slides : int
+        Number of top-level slides.
+    pngs : int
+        Number of embedded PNG pictures (figures, not counting widget frames).
+    widgets : int
+        Number of widget models in the embedded widget state.
+    seconds : float
+        Time to execute and export.
+    offline : bool
+        Whether the deck loads its JavaScript from ``lib/``.
+    pdf : Path or None
+        The printed handout, if one was asked for.
+    """
+
+    source: Path
+    path: Path
+    slides: int
+    pngs: int
+    widgets: int
+    seconds: float
+    offline: bool
+    pdf: Path | None = None
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size
+
+
+_TEMPLATE_NAME = "pooltutor_reveal.html.j2"
+# The modules that the widget renderer (embed-amd.js) defines; each finds its
+# icon fonts next to the URL require.js gives it, so map them all to the
+# renderer's own folder (by default they would be looked up beside the deck).
+_WIDGET_MODULES = ("@jupyter-widgets/base", "@jupyter-widgets/controls", "@jupyter-widgets/base7",
+                   "@jupyter-widgets/controls7", "@jupyter-widgets/html-manager",
+                   "@jupyter-widgets/html-manager/dist/libembed-amd")
+
+
+# nbconvert's footer script, changed in two ways: MathJax calls are guarded,
+# and in reveal.js' print view (?print-pdf) the deck is laid out only after the
+# widgets and the formulas are rendered (reveal.js sizes the PDF pages once,
+# at initialisation; widgets drawn later would spill onto the next page).
+_FOOTER_JS = """
+<script>
+(function () {
+  function widgetsRendered() {
+    var views = document.querySelectorAll(
+      'script[type="application/vnd.jupyter.widget-view+json"]');
+    return Array.prototype.every.call(views, function (view) {
+      var area = view.previousElementSibling;
+      return area && area.classList.contains('widget-subarea') && area.children.length > 0;
+    });
+  }
+  function whenRendered(callback) {
+    var start = Date.now();
+    (function poll() {
+      if (widgetsRendered() || Date.now() - start > 15000) {
+        if (window.MathJax && MathJax.Hub) { MathJax.Hub.Queue(callback); } else { callback(); }
+      } else {
+        setTimeout(poll, 100);
+      }
+    })();
+  }
+  require({waitSeconds: 15}, ["{{ reveal_url_prefix }}/dist/reveal.js",
+                              "{{ reveal_url_prefix }}/plugin/notes/notes.js"],
+    function (Reveal, RevealNotes) {
+      function start() {
+        Reveal.initialize({
+          controls: true, progress: true, history: true,
+          transition: "{{ reveal_transition }}", slideNumber: "{{ reveal_number }}",
+          plugins: [RevealNotes], width: {{ reveal_width }}, height: {{ reveal_height }}
+        });
+        Reveal.addEventListener('slidechanged', function () {
+          var slide = Reveal.getCurrentSlide();
+          if (window.MathJax && MathJax.Hub && MathJax.Hub.getAllJax(slide)) {
+            MathJax.Hub.Rerender(slide);
+          }
+        });
+        Reveal.addEventListener('slidechanged', function () {
+          if ({{ reveal_scroll }} === true) {
+            var h = $('.reveal').height() * 0.95;
+            $('section.present').find('section')
+              .filter(function () { return $(this).height() > h; })
+              .css('height', 'calc(95vh)').css('overflow-y', 'scroll').css('margin-top', '20px');
+          }
+        });
+      }
+      if (/print-pdf/gi.test(window.location.search)) {
+        var go = function () { whenRendered(start); };
+        if (document.readyState === 'complete') { go(); }
+        else { window.addEventListener('load', go); }
+      } else {
+        start();
+      }
+    });
+}());
+</script>
+"""
+
+
+def _template(widget_renderer_url: str) -> str:
+    """nbconvert's reveal template, plus: no mermaid (unused here; a CDN request in every
+    deck), the widget modules told where their fonts are, and :data:`_FOOTER_JS`."""
+    base = widget_renderer_url.rsplit("/", 1)[0]
+    paths = {name: f"{base}/{name.rsplit('/', 1)[-1]}" for name in _WIDGET_MODULES}
+    return (
+        "{%- extends 'index.html.j2' -%}\n"
+        "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
+        "{%- block html_head_js_requirejs -%}\n{{ super() }}\n<script>\n"
+        f"window.__jupyter_widgets_assets_path__ = {json.dumps(base + '/')};\n"
+        f"require.config({{paths: {json.dumps(paths)}}});\n"
+        "</script>\n{%- endblock html_head_js_requirejs -%}\n"
+        "{%- block footer_js -%}" + _FOOTER_JS + "{%- endblock footer_js -%}\n"
+    )
+
+
+def _exporter(offline: bool):
+    from jinja2 import DictLoader
+    from nbconvert import SlidesExporter
+    from traitlets.config import Config
+
+    urls = asset_urls(offline)
+    config = Config()
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = set(REMOVE_INPUT_TAGS)
+    config.TagRemovePreprocessor.remove_cell_tags = set(REMOVE_CELL_TAGS)
+    config.TagRemovePreprocessor.remove_all_outputs_tags = set(REMOVE_OUTPUT_TAGS)
+    exporter = SlidesExporter(
+        config=config,
+        extra_loaders=[DictLoader({_TEMPLATE_NAME: _template(urls["widgets"])})],
+        template_file=_TEMPLATE_NAME,
+        reveal_url_prefix=urls["reveal"],
+        reveal_theme=REVEAL_THEME,
+        reveal_number="c/t",
+        reveal_scroll=True,
+        require_js_url=urls["require_js"],
+        jquery_url=urls["jquery"],
+        widget_renderer_url=urls["widgets"],
+        mathjax_url=urls["mathjax"],
+        embed_images=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+    return exporter
+
+
+_WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# HTML that a widget ships for pages without a kernel (SelfCheck.static_html())
+_STATIC_FORM = re.compile(r"class=['\"]pooltutor-[\w-]*static")
+
+
+def prefer_static_forms(nb) -> int:
+    """Show the kernel-free HTML form of widgets that need a kernel; return how many.
+
+    A :class:`~pooltutor.viz.selfcheck.SelfCheck` cannot check an answer
+    without a kernel, so in a deck its output shows its ``static_html()``
+    (question and a "Show answer" element) instead of a dead text box.
+
+    >>> import nbformat.v4 as v4
+    >>> out = v4.new_output("display_data", data={
+    ...     "text/html": "<div class='pooltutor-selfcheck-static'>Q</div>",
+    ...     "application/vnd.jupyter.widget-view+json": {"model_id": "x"}})
+    >>> nb = v4.new_notebook(cells=[v4.new_code_cell("c", outputs=[out])])
+    >>> prefer_static_forms(nb), sorted(nb.cells[0].outputs[0].data)
+    (1, ['text/html'])
+    """
+    count = 0
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            markup = data.get("text/html", "")
+            markup = "".join(markup) if isinstance(markup, list) else markup
+            if _WIDGET_VIEW in data and _STATIC_FORM.search(markup):
+                del data[_WIDGET_VIEW]
+                count += 1
+    return count
+
+
+def _count_widgets(nb) -> int:
+    state = nb.metadata.get("widgets", {}).get(_WIDGET_STATE, {})
+    return len(state.get("state", {}))
+
+
+async def _build(path: Path, out: Path, offline: bool, timeout: int) -> Deck:
+    start = time.monotonic()
+    nb = _read_notebook(path)
+    add_heading_slides(nb)
+    await _execute(nb, path, timeout)
+    prefer_static_forms(nb)
+    exporter = _exporter(offline)
+    body, _ = exporter.from_notebook_node(
+        nb, resources={"metadata": {"name": path.stem, "path": str(path.parent.resolve())}}
+    )
+    target = out / f"{path.stem}{DECK_SUFFIX}"
+    target.write_text(body, encoding="utf-8")
+    return Deck(
+        source=path,
+        path=target,
+        slides=len(re.findall(r"<section\b[^>]*>\s*<section\b", body)),
+        pngs=body.count("data:image/png;base64,"),
+        widgets=_count_widgets(nb),
+        seconds=time.monotonic() - start,
+        offline=offline,
+    )
+
+
+def export_deck(notebook: str | os.PathLike[str], out: str | os.PathLike[str], *,
+                offline: bool = False, js_cache: str | os.PathLike[str] | None = None,
+                timeout: int = DEFAULT_TIMEOUT) -> Deck:
+    """Execute one notebook and write its deck into ``out``; see :func:`export_decks`."""
+    return export_decks([notebook], out, offline=offline, js_cache=js_cache, timeout=timeout)[0]
+
+
+def export_decks(notebooks: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
+                 offline: bool = False, js_cache: str | os.PathLike[str] | None = None,
+                 timeout: int = DEFAULT_TIMEOUT, jobs: int = 2,
+                 log: Callable[[str], None] | None = None) -> list[Deck]:
+    """Execute ``notebooks`` (``.py`` or ``.ipynb``) and write one reveal.js deck each into ``out``.
+
+    Parameters
+    ----------
+    notebooks : sequence of path
+        The notebooks, in order.
+    out : path
+        Output folder (created); decks are ``<name>.slides.html``.
+    offline : bool
+        Load the JavaScript from ``<out>/lib`` (installed from ``js_cache``)
+        instead of the CDN.
+    js_cache : path, optional
+        Folder of the npm tarballs (default :func:`default_js_cache`).
+    timeout : int
+        Seconds one cell may run.
+    jobs : int
+        Notebooks executed at the same time (one kernel each).
+    log : callable, optional
+        Receives one-line progress messages.
+
+    Returns
+    -------
+    list of Deck
+        In the order of ``notebooks``.
+
+    Raises
+    ------
+    SlidesError
+        If a notebook fails (after the others are done: one line per failure)
+        or the offline JavaScript cannot be installed.
+    """
+    from pooltutor.errors import PoolTutorTypeError, check_int
+
+    if isinstance(notebooks, (str, os.PathLike)):
+        raise PoolTutorTypeError(f"notebooks={notebooks!r} is a single path: need a list of paths")
+    paths = [Path(p) for p in notebooks]
+    for path in paths:
+        if path.suffix not in (".py", ".ipynb") or not path.is_file():
+            from pooltutor.errors import PoolTutorError
+
+            raise PoolTutorError(f"notebooks: {str(path)!r} is not a .py or .ipynb notebook file")
+    timeout = check_int("timeout", timeout, minimum=1)
+    jobs = check_int("jobs", jobs, minimum=1)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if offline:
+        install_offline_assets(out, js_cache, log=log)
+
+    async def run_all():
+        gate = asyncio.Semaphore(jobs)
+
+        async def one(path: Path):
+            async with gate:
+                deck = await _build(path, out, offline, timeout)
+                if log:
+                    log(f"wrote {deck.path} ({deck.slides} slides, {_size_text(deck.size)}, "
+                        f"{deck.seconds:.1f} s)")
+                return deck
+
+        return await asyncio.gather(*(one(p) for p in paths), return_exceptions=True)
+
+    results = _run(run_all())
+    failures = [r for r in results if isinstance(r, BaseException)]
+    for failure in failures:
+        if not isinstance(failure, SlidesError):
+            raise failure
+    if failures:
+        raise SlidesError("; ".join(str(f) for f in failures))
+    decks = list(results)
+    _write_index(out, decks)
+    return decks
+
+
+def _run(coro):
+    """Run ``coro`` to completion, also from a thread that already has an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def _write_index(out: Path, decks: Sequence[Deck]) -> None:
+    """``<out>/index.html``: a plain list of the decks in the folder."""
+    names = sorted(p.name for p in out.glob(f"*{DECK_SUFFIX}"))
+    items = "\n".join(
+        f'<li><a href="{html.escape(n)}">{html.escape(n[: -len(DECK_SUFFIX)])}</a></li>'
+        for n in names
+    )
+    out.joinpath("index.html").write_text(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>pooltutor slides</title></head>\n<body style=\"font-family:sans-serif\">"
+        f"<h1>pooltutor slides</h1>\n<ul>\n{items}\n</ul>\n</body></html>\n",
+        encoding="utf-8",
+    )
+
+
+# --------------------------------------------------------------------- PDF
+
+
+def find_chromium() -> str | None:
+    """``$POOLTUTOR_CHROMIUM``, else chromium / chromium-browser / google-chrome on PATH."""
+    override = os.environ.get(CHROMIUM_ENV)
+    if override:
+        return override
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def print_pdf(deck: str | os.PathLike[str], pdf: str | os.PathLike[str] | None = None, *,
+              chromium: str | None = None, budget_ms: int = 15000) -> Path:
+    """Print an (offline) deck to PDF with headless Chromium, one slide per page.
+
+    Opens ``file://<deck>?print-pdf`` (reveal.js' print layout) and gives
+    the page ``budget_ms`` of virtual time to load its scripts and render
+    the widgets.  Returns the PDF path (default: the deck's, ``.pdf``).
+    """
+    deck = Path(deck).resolve()
+    pdf = Path(pdf) if pdf is not None else deck.with_name(deck.name[: -len(DECK_SUFFIX)] + ".pdf"
+                                                           if deck.name.endswith(DECK_SUFFIX)
+                                                           else deck.stem + ".pdf")
+    exe = chromium or find_chromium()
+    if exe is None:
+        raise SlidesError(f"--pdf needs Chromium or Chrome: none found (set ${CHROMIUM_ENV})")
+    from pooltutor.cli import running_as_root
+
+    with tempfile.TemporaryDirectory(prefix="pooltutor-chromium-") as profile:
+        argv = [exe, "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-quic", f"--user-data-dir={profile}", "--no-pdf-header-footer",
+                f"--virtual-time-budget={budget_ms}", f"--print-to-pdf={pdf.resolve()}",
+                deck.as_uri() + "?print-pdf"]
+        if running_as_root():
+            argv.insert(1, "--no-sandbox")
+        if pdf.exists():
+            pdf.unlink()
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
+    if proc.returncode != 0 or not pdf.is_file():
+        reason = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SlidesError(f"Chromium could not print {deck.name} "
+                          f"(exit {proc.returncode}): {reason}")
+    return pdf
+
+
+# --------------------------------------------------------------------- CLI
+
+
+def register(subparsers) -> None:
+    """Register ``pooltutor slides``."""
+    parser = subparsers.add_parser(
+        "slides",
+        help="export the notebooks as reveal.js slide decks",
+        description=(
+            "Execute the course notebooks and export each as a reveal.js deck "
+            f"(<out>/<name>{DECK_SUFFIX}) with figures and widget state embedded. "
+            "Cells tagged hide-input show their output only; remove-cell cells are left out."
+        ),
+    )
+    parser.add_argument(
+        "notebooks", nargs="*", metavar="NOTEBOOK",
+        help="notebook names (01, 01_window_placement, 01_window_placement.py) or paths; "
+             "default: all",
+    )
+    parser.add_argument("--out", type=Path, default=Path("slides"), metavar="DIR",
+                        help="output folder (default: ./slides)")
+    parser.add_argument("--offline", action="store_true",
+                        help="decks that need no network: JavaScript copied to DIR/lib from the "
+                             "npm tarballs in the JS cache (fetched with npm pack if missing)")
+    parser.add_argument("--js-cache", type=Path, default=None, metavar="DIR",
+                        help=f"npm tarball cache (default: ${JS_CACHE_ENV} "
+                             "or ~/.cache/pooltutor/js)")
+    parser.add_argument("--pdf", action="store_true",
+                        help="also print each deck to DIR/<name>.pdf with headless Chromium "
+                             "(implies --offline)")
+    parser.add_argument("--timeout", type=_positive_int, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"seconds one cell may run (default: {DEFAULT_TIMEOUT})")
+    parser.add_argument("--jobs", type=_positive_int, default=2, metavar="N",
+                        help="notebooks executed at the same time (default: 2)")
+    parser.set_defaults(func=lambda args: run(args, parser))
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: expected an integer >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"invalid value {value}: expected an integer >= 1")
+    return value
+
+
+def _info(message: str) -> None:
+    print(f"[pooltutor] {message}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``pooltutor slides``: resolve, execute, export (and print); exit status."""
+    from pooltutor.cli import CLIError
+
+    try:
+        notebooks = resolve_notebooks(args.notebooks)
+    except UnknownNotebookError as exc:
+        parser.error(str(exc))  # exits with status 2
+    if args.out.exists() and not args.out.is_dir():
+        parser.error(f"--out {args.out}: exists and is not a folder")
+    offline = args.offline or args.pdf
+    chromium = None
+    if args.pdf:
+        chromium = find_chromium()
+        if chromium is None:
+            raise CLIError("--pdf needs Chromium or Chrome: none found on PATH "
+                           f"(set ${CHROMIUM_ENV})")
+    try:
+        decks = export_decks(notebooks, args.out, offline=offline, js_cache=args.js_cache,
+                             timeout=args.timeout, jobs=args.jobs, log=_info)
+        if args.pdf:
+            for deck in decks:
+                pdf = print_pdf(deck.path, chromium=chromium)
+                _info(f"wrote {pdf} ({_size_text(pdf.stat().st_size)})")
+    except SlidesError as exc:
+        raise CLIError(str(exc)) from None
+    except OSError as exc:
+        raise CLIError(f"cannot write the decks to {args.out}: {exc}") from None
+    total = sum(d.size for d in decks)
+    lib = args.out / LIB_DIR
+    extra = f" + {LIB_DIR}/ {_size_text(_tree_size(lib))}" if offline and lib.is_dir() else ""
+    print(f"{len(decks)} deck(s) in {args.out} ({_size_text(total)}{extra}); "
+          f"open {args.out / 'index.html'}")
+    return 0
