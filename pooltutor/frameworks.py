@@ -193,12 +193,12 @@ def _torch_padding(padding, ndim: int) -> tuple[int, ...]:
     return check_per_axis("padding", padding, ndim, minimum=0)
 
 
-def _torch_half_kernel(padding, kernel, which: str) -> None:
+def _torch_half_kernel(padding, kernel, which: str, given: Any) -> None:
     """PyTorch: ``padding <= kernel_size // 2`` on every axis."""
     for axis, (p, k) in enumerate(zip(padding, kernel, strict=True)):
         if p > k // 2:
             raise PoolTutorError(
-                f"padding={padding[0] if len(padding) == 1 else padding!r} is not allowed: "
+                f"padding={given!r} is not allowed: "
                 f"pad should be at most half of {which} (PyTorch), but got pad={p} and "
                 f"kernel_size={k} on spatial axis {axis}; need padding <= kernel_size // 2 = "
                 f"{k // 2}"
@@ -265,7 +265,7 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     dil = check_per_axis("dilation", dilation, ndim, minimum=1)
     ceil = _flag("ceil_mode", ceil_mode)
     want = _flag("return_indices", return_indices)
-    _torch_half_kernel(pad, kernel, "kernel size")
+    _torch_half_kernel(pad, kernel, "kernel size", padding)
     rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], dil, rounding,
                   kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
@@ -332,7 +332,7 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
                 "non-zero int or None"
             )
         divisor, sign = abs(d), (1 if d > 0 else -1)
-    _torch_half_kernel(pad, kernel, "effective kernel size")
+    _torch_half_kernel(pad, kernel, "effective kernel size", padding)
     if ndim == 3 and any(i < k for i, k in zip(x.shape[2:], kernel, strict=True)):
         raise PoolTutorError(
             f"kernel_size={kernel_size!r} is not allowed for x of spatial shape {x.shape[2:]}: "
