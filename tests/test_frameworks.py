@@ -486,6 +486,23 @@ def test_adaptive_vectors(vec_id):
     np.testing.assert_allclose(fw.openvino_adaptive_avg_pool(x, out).ravel(), r["avg"])
 
 
+@pytest.mark.parametrize("vec_id", ["TV24", "TV25", "TV26", "TV27"])
+def test_adaptive_export_workaround_as_onnx_average_pool(vec_id):
+    """The export AveragePool(k=I-(O-1)*floor(I/O), s=floor(I/O)): exact only if I % O == 0.
+
+    (TV26 is exact by coincidence: 10 % 3 != 0.)
+    """
+    x = _x(vec_id)
+    out = VECTORS[vec_id]["params"]["out"]
+    key = "export workaround AvgPool(k=I-(O-1)*floor(I/O), s=floor(I/O))"
+    work = R[vec_id][key]
+    y = fw.onnx_average_pool(x, [work["k"]], [work["s"]])
+    want = work["avg"]
+    np.testing.assert_allclose(y.ravel(), want, atol=5e-5)
+    exact = np.allclose(y.ravel(), fw.torch_adaptive_avg_pool(x, out).ravel())
+    assert exact == (vec_id in ("TV26", "TV27"))          # TV26: a coincidence
+
+
 def test_tv28_adaptive_2d_per_plane_indices():
     c0 = np.arange(25.0).reshape(5, 5)
     x = np.stack([c0, 100 - c0])[None]

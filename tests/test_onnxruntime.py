@@ -160,6 +160,7 @@ def test_random_cases_match_onnxruntime():
                                  f"ours {ours}\nORT {theirs}") from exc
         compared[case["op"]] += 1
     total = sum(compared.values())
+    print(f"onnxruntime: {total} cases compared {compared}")
     assert total >= MIN_COMPARED, compared
     assert min(compared.values()) >= 30, compared
     assert time.perf_counter() - start < 30

@@ -90,7 +90,9 @@ def test_max_pool_matches_torch():
         compared += 1
         with_nan += bool(np.isnan(y).any()) if y.dtype.kind == "f" else 0
         with_empty += bool(empty.any())
-    assert compared >= 150 and with_nan >= 10, (compared, with_nan)
+    print(f"torch max_pool: {compared} compared ({with_nan} with NaN, {with_empty} with an "
+          f"empty window), {refused} refused (window longer than the padded input)")
+    assert compared >= 150 and with_nan >= 10 and with_empty >= 3, (compared, with_nan)
     assert refused <= 40
     assert time.perf_counter() - start < 15
 
@@ -99,7 +101,7 @@ def test_avg_pool_matches_torch():
     rng = np.random.RandomState(SEED + 1)
     compared = refused = overridden = 0
     start = time.perf_counter()
-    for _ in range(160):
+    for _ in range(220):
         ndim = rng.randint(1, 4)
         dtype = ("float64", "float32")[rng.randint(2)]
         x = _values(rng, _shape(rng, ndim), dtype, specials=False)
@@ -132,7 +134,9 @@ def test_avg_pool_matches_torch():
         np.testing.assert_allclose(y, yt, rtol=tol, atol=tol)
         compared += 1
         overridden += div is not None
-    assert compared >= 100 and overridden >= 15, (compared, overridden)
+    print(f"torch avg_pool: {compared} compared ({overridden} with divisor_override), "
+          f"{refused} refused")
+    assert compared >= 120 and overridden >= 20, (compared, overridden)
     assert time.perf_counter() - start < 10
 
 
@@ -159,6 +163,7 @@ def test_adaptive_pools_match_torch(ndim):
         assert a.dtype == x.dtype
         compared += 1
         with_nan += bool(np.isnan(y).any())
+    print(f"torch adaptive {ndim}-D: {compared} compared ({with_nan} with NaN)")
     assert compared == 40 and with_nan >= 5
 
 
