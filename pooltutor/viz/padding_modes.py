@@ -21,8 +21,8 @@ instead of raising.
 ... # doctest: +NORMALIZE_WHITESPACE
 {'EXPLICIT_ROUND_DOWN': 5, 'EXPLICIT_ROUND_UP': 6, 'SAME_UPPER': 3, 'SAME_LOWER': 3,
  'CAFFE_ROUND_DOWN': 5, 'CAFFE_ROUND_UP': 5}
->>> [t.get_text() for t in p.dropped["CAFFE_ROUND_UP"] if hasattr(t, "get_text")]
-['dropped: starts in end padding']
+>>> p.dropped["CAFFE_ROUND_UP"][-1], p.dropped["EXPLICIT_ROUND_UP"]
+('dropped: starts in end padding', [])
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ TENSORRT_MODES: tuple[str, ...] = ("EXPLICIT_ROUND_DOWN", "EXPLICIT_ROUND_UP", "
 
 _INPUT_COLOR = "#dbe9f6"   # input cells of a size-only picture (no values)
 TOP = 0.55                 # inches for the figure title
-ROW_TITLE = 0.5            # two-line row title
-TICKS = 0.32               # tick labels under a row
+ROW_TITLE = 0.48           # two-line row title
 BAR_COLOR = "#6b6b6b"
 
 
@@ -121,30 +120,49 @@ def mode_geometry(mode, input_size: int, window: int, stride: int = 1, *, pre_pa
 
 @dataclass(frozen=True, eq=False)
 class PaddingModesPlot:
-    """What :func:`plot_padding_modes` drew.
+    """What :func:`plot_padding_modes` drew (one Axes; rows stacked in cell units).
 
     Attributes
     ----------
-    figure : matplotlib Figure
-    axes : dict
-        Mode name -> its row's Axes.
+    figure, ax : matplotlib Figure and its one Axes
     geometries : dict
         Mode name -> :class:`ModeGeometry`, or None when the mode rejected the combination.
     errors : dict
         Mode name -> the reason it rejected the combination (only rejected modes).
+    cells : dict
+        Mode name -> ``{"input": (...), "padding": (...), "outside": (...)}``: the
+        positions (input coordinates) of the cells of each kind drawn in its row.
+    collections : dict
+        Kind -> the one ``PolyCollection`` holding those cells of every row (gid =
+        the kind: ``"input"``, ``"padding"`` (hatched), ``"outside"``,
+        ``"input-border"``; a rejected row's cells are in ``"<kind>-rejected"``, faded).
+    labels : dict
+        Mode name -> the texts written in / under its cells, in drawing order.
+    label_collection : PathCollection
+        All cell texts, drawn as one artist (gid ``"cell-labels"``).
+    row_titles : dict
+        Mode name -> its title (mode, ``O``, ``B``, ``A``), drawn in ``label_collection``.
     last_windows : dict
-        Mode name -> the outline patches of its last window (gid ``"window"``).
+        Mode name -> a ``PolyCollection`` outlining the taps of its last window
+        (gid ``"window"``; dashed past the padded input); None if rejected.
     dropped : dict
-        Mode name -> patches and label of the dropped window (gid ``"dropped"``,
-        ``"dropped-label"``); empty when nothing was dropped.
+        Mode name -> ``[outline collection, bar, label text]`` of the dropped
+        window (gid ``"dropped"``); empty when nothing was dropped.
     bars : dict
-        Mode name -> one Line2D per window (gid ``"window-bar"``).
+        Mode name -> a ``LineCollection`` with one segment per window (gid
+        ``"window-bars"``; the last one in the window colour), None if rejected.
+    title : str
     """
 
     figure: Any
-    axes: dict
+    ax: Any
     geometries: dict
     errors: dict
+    cells: dict
+    collections: dict
+    labels: dict
+    label_collection: Any
+    row_titles: dict
     last_windows: dict
     dropped: dict
     bars: dict
@@ -165,59 +183,192 @@ def _check_input(x):
     return values.size, values
 
 
-def _draw_cells(ax, values, size, lo, hi, pb, pe, pad_text, vmin, vmax, cell_pt, reach=None):
-    """The padded row: input cells (values or x0, x1, ...), padding, and the cells past the
-    padded input that a window reaches (up to ``reach``, excluded)."""
-    from matplotlib.patches import Rectangle
+class _Labels:
+    """Many short texts drawn as one ``PathCollection``.
+
+    Hundreds of ``Text`` artists cost most of a redraw (each is laid out and
+    rasterised glyph by glyph); one collection of cached glyph outlines costs
+    about as much as one.  ``texts`` keeps the strings (for tests).
+    """
+
+    _paths: dict = {}
+
+    def __init__(self):
+        self.xy: list[tuple[float, float]] = []
+        self.texts: list[str] = []
+        self.keys: list[tuple] = []
+        self.colors: list[str] = []
+
+    def add(self, x: float, y: float, text: str, size: float, color: str = "black", *,
+            ha: str = "center", dy: float = 0.0, bold: bool = False) -> None:
+        """``text`` at data ``(x, y)``: centred on it (``ha="center"``, digit height centred),
+        starting or ending there on its baseline (``ha="left"`` / ``"right"``), or centred
+        on its baseline (``ha="title"``); ``dy`` points higher."""
+        self.xy.append((x, y))
+        self.texts.append(text)
+        self.keys.append((text, round(float(size), 1), ha, float(dy), bool(bold)))
+        self.colors.append(color)
+
+    @classmethod
+    def _path(cls, key):
+        path = cls._paths.get(key)
+        if path is None:
+            from matplotlib.font_manager import FontProperties
+            from matplotlib.path import Path
+            from matplotlib.textpath import TextPath
+
+            text, size, ha, dy, bold = key
+            raw = TextPath((0, 0), text, size=size,
+                           prop=FontProperties(weight="bold" if bold else "normal"))
+            verts = raw.vertices.copy()
+            if len(verts) and ha == "center":
+                x0, x1 = verts[:, 0].min(), verts[:, 0].max()
+                verts[:, 0] -= (x0 + x1) / 2
+                verts[:, 1] -= 0.36 * size
+            elif len(verts) and ha == "right":
+                verts[:, 0] -= verts[:, 0].max()
+            elif len(verts) and ha == "title":          # centred on the ink, on its baseline
+                verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
+            verts[:, 1] += dy
+            path = Path(verts, raw.codes)
+            if len(cls._paths) > 4000:
+                cls._paths.clear()
+            cls._paths[key] = path
+        return path
+
+    def draw(self, ax, gid: str):
+        from matplotlib.collections import PathCollection
+        from matplotlib.transforms import Affine2D
+
+        fig = ax.get_figure()
+        coll = PathCollection([self._path(k) for k in self.keys], offsets=self.xy,
+                              offset_transform=ax.transData,
+                              transform=Affine2D().scale(fig.dpi / 72.0), facecolors=self.colors,
+                              edgecolors="none", linewidths=0, gid=gid, zorder=6)
+        coll.set_clip_on(False)
+        ax.add_collection(coll, autolim=False)
+        return coll
+
+
+def _cells(ax, cells, gid: str, **kw):
+    """One ``PolyCollection`` of unit squares centred on ``cells`` (``(row, col)`` pairs)."""
+    from matplotlib.collections import PolyCollection
+
+    verts = [[(j - 0.5, i - 0.5), (j + 0.5, i - 0.5), (j + 0.5, i + 0.5), (j - 0.5, i + 0.5)]
+             for i, j in cells]
+    coll = PolyCollection(verts, gid=gid, **kw)
+    ax.add_collection(coll, autolim=False)
+    return coll
+
+
+class _Cells:
+    """Cells of every row, gathered per kind and drawn as one ``PolyCollection`` per kind."""
+
+    STYLE = {
+        "input": dict(edgecolors="white", linewidths=1.0, zorder=1),
+        "padding": dict(facecolors=style.PAD_COLOR, edgecolors="#9a9a9a", linewidths=0.5,
+                        hatch=style.PAD_HATCH, zorder=1),
+        "outside": dict(facecolors=style.OUTSIDE_COLOR, edgecolors="#b0b0b0", linewidths=0.8,
+                        linestyles=[(0, (3, 2))], zorder=1),
+        "input-border": dict(facecolors="none", edgecolors="#333333", linewidths=1.4, zorder=3),
+    }
+
+    def __init__(self):
+        self.cells: dict[str, list] = {}
+        self.colors: list = []
+
+    def add(self, kind: str, y: float, x0: float, x1: float | None = None) -> None:
+        """A unit cell at ``(y, x0)``, or a box from ``x0`` to ``x1`` (cell centres)."""
+        self.cells.setdefault(kind, []).append((y, x0, x0 if x1 is None else x1))
+
+    def draw(self, ax) -> dict:
+        from matplotlib.collections import PolyCollection
+
+        drawn = {}
+        for kind, cells in self.cells.items():
+            verts = [[(a - 0.5, y - 0.5), (b + 0.5, y - 0.5), (b + 0.5, y + 0.5),
+                      (a - 0.5, y + 0.5)] for y, a, b in cells]
+            faded = kind.endswith("-rejected")
+            base = kind.removesuffix("-rejected")
+            kw = dict(self.STYLE[base])
+            if base == "input":
+                kw["facecolors"] = self.colors if not faded else self.faded_colors
+            coll = PolyCollection(verts, gid=base, alpha=0.35 if faded else None, **kw)
+            ax.add_collection(coll, autolim=False)
+            drawn[kind] = coll
+        return drawn
+
+
+def _draw_cells(cells: _Cells, values, size, lo, hi, pb, pe, pad_text, vmin, vmax, cell_pt,
+                labels, reach=None, y: float = 0.0, rejected: bool = False) -> dict:
+    """One padded row: input cells (values or x0, x1, ...), padding, the cells past the
+    padded input that a window reaches (up to ``reach``, excluded), and the index under
+    every cell.  Returns ``{kind: tuple of cell positions}``."""
+    import matplotlib as mpl
 
     font = max(6.0, min(0.36 * cell_pt, 15.0))
     if values is not None:
         longest = max(len(style.format_value(v)) for v in values)
         font = max(5.5, min(font, 0.9 * cell_pt / (0.62 * longest)))
-    if values is not None:
-        style.draw_grid(ax, values[None, :], vmin=vmin, vmax=vmax, annotate=True)
-        for t in ax.texts:
-            t.set_fontsize(font)
+    pad_font = max(5.0, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * max(len(pad_text), 1)),
+                            12.0))
+    index_font = max(5.5, min(9.0, 0.9 * cell_pt / (0.62 * max(len(str(lo)), len(str(hi)), 1))))
+    suffix = "-rejected" if rejected else ""
+    cmap = mpl.colormaps[style.CMAP]
+    span = (vmax - vmin) or 1.0
+    kinds: dict[str, list[int]] = {"input": [], "padding": [], "outside": []}
     for t in range(lo, hi):
         if 0 <= t < size:
+            kind = "input"
             if values is None:
-                ax.add_patch(Rectangle((t - 0.5, -0.5), 1, 1, facecolor=_INPUT_COLOR,
-                                       edgecolor="white", linewidth=1, gid="input"))
-                ax.text(t, 0, f"x{t}", ha="center", va="center", fontsize=font, gid="value")
+                labels.add(t, y, f"x{t}", font)
+                color = _INPUT_COLOR
+            else:
+                v = float(values[t])
+                labels.add(t, y, style.format_value(values[t]), font,
+                           style.cell_text_color(v, vmin, vmax))
+                color = cmap(min(max((v - vmin) / span, 0.0), 1.0)) if np.isfinite(v) else "white"
+            if rejected:
+                cells.faded_colors = getattr(cells, "faded_colors", []) + [color]
+            else:
+                cells.colors.append(color)
         elif -pb <= t < size + pe:
-            ax.add_patch(Rectangle((t - 0.5, -0.5), 1, 1, facecolor=style.PAD_COLOR,
-                                   hatch=style.PAD_HATCH, edgecolor="#9a9a9a", linewidth=0.5,
-                                   gid="padding"))
-            n = max(len(pad_text), 1)
-            ax.text(t, 0, pad_text, ha="center", va="center", color="#555555", gid="padding-text",
-                    fontsize=max(5.0, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * n), 12.0)))
+            kind = "padding"
+            labels.add(t, y, pad_text, pad_font, "#555555")
         elif reach is not None and size + pe <= t < reach:
-            ax.add_patch(Rectangle((t - 0.5, -0.5), 1, 1, facecolor=style.OUTSIDE_COLOR,
-                                   edgecolor="#b0b0b0", linewidth=0.8, linestyle=(0, (3, 2)),
-                                   gid="outside"))
-    ax.add_patch(Rectangle((-0.5, -0.5), size, 1, fill=False, edgecolor="#333333", linewidth=1.4,
-                           gid="input-border", zorder=3))
+            kind = "outside"
+        else:
+            continue
+        kinds[kind].append(t)
+        cells.add(kind + suffix, y, t)
+        labels.add(t, y + 0.78, str(t), index_font, "#555555")
+    cells.add("input-border", y, 0, size - 1)
+    return {k: tuple(v) for k, v in kinds.items()}
 
 
-def _frame_row(ax, lo: int, hi: int, bars_h: float) -> None:
-    """Limits and ticks of one row: cells ``lo..hi-1`` on top, the window bars below."""
-    ax.set_xlim(lo - 0.5, hi - 0.5)
-    ax.set_ylim(0.5 + bars_h, -0.5)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    ax.set_yticks([])
-    ax.set_xticks(range(lo, hi))
-    ax.tick_params(labelsize=9, length=0)
+def _reset_axes(fig, rect):
+    """The figure's one Axes at ``rect``, emptied: reused when this function drew the figure last
+    (clearing a figure and creating Axes costs more than the whole picture), else a fresh one."""
+    ax = getattr(fig, "_pooltutor_padding_modes_ax", None)
+    if ax is not None and fig.axes == [ax]:
+        for artist in (*ax.collections, *ax.patches, *ax.lines, *ax.texts):
+            artist.remove()
+        ax.set_position(rect)
+        return ax
+    fig.clear()
+    ax = fig.add_axes(rect)
+    ax.set_axis_off()
+    return ax
 
 
-def _bar(ax, axis: AxisGeometry, start: int, level: float, **kw):
-    taps = [start + j * axis.dilation for j in range(axis.kernel)]
-    (line,) = ax.plot([taps[0] - 0.42, taps[-1] + 0.42], [level, level], solid_capstyle="butt",
-                      **kw)
-    if axis.dilation > 1:
-        ax.plot(taps, [level] * len(taps), linestyle="none", marker="s",
-                markersize=kw.get("linewidth", 3) + 2, color=kw.get("color"), gid="window-tap")
-    return line
+def _bar_segments(axis: AxisGeometry, starts, level0: float, step: float):
+    """One horizontal segment per window (first tap to last tap), stacked downwards."""
+    segs = []
+    for o, start in enumerate(starts):
+        last = start + (axis.kernel - 1) * axis.dilation
+        y = level0 + step * o
+        segs.append([(start - 0.42, y), (last + 0.42, y)])
+    return segs
 
 
 def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
@@ -309,104 +460,117 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     n_cells = hi - lo
     n_rows = len(names)
 
-    # manual layout: title, then per row a title line, the cells, the bars, the ticks
-    bar_step = 0.2                        # in cell units
-    bars_h = 0.25 + bar_step * max_windows
+    # One Axes for all rows (creating Axes is slow): data units are cells, y grows downwards.
+    # Per row: a two-line title, the cells, their indices, then one bar per window.
+    bar_step = 0.2
+    bars_top = 1.1                                    # first bar, below the index labels
+    body = bars_top + bar_step * max_windows + 0.15   # cells + indices + bars, in cell units
     if fig is None:
         from .explorer import new_figure
 
         cell = min(0.6, 10.0 / n_cells)
         fig = new_figure((max(7.0, n_cells * cell + 1.0),
-                          TOP + n_rows * (ROW_TITLE + (1 + bars_h) * cell + TICKS)), dpi=100)
-    else:
-        fig.clear()
+                          TOP + n_rows * (ROW_TITLE + (body + 0.5) * cell) + 0.1), dpi=100)
     w, h = fig.get_size_inches()
-    top, row_title, ticks = TOP, ROW_TITLE, TICKS
-    cell = min((w - 1.0) / n_cells, ((h - top) / n_rows - row_title - ticks) / (1 + bars_h), 0.9)
+    cell = min((w - 0.6) / n_cells, ((h - TOP - 0.1) / n_rows - ROW_TITLE) / (body + 0.5), 0.9)
     cell = max(cell, 0.05)
+    if errors:                                        # room for a rejection's reason (5 lines)
+        body = max(body, 1.05 + 0.95 / cell)
     cell_pt = cell * 72
-    row_h = row_title + (1 + bars_h) * cell + ticks
-    x0 = (w - n_cells * cell) / 2
+    title_u = ROW_TITLE / cell                        # the row title, in cell units
+    row_u = title_u + body + 0.5
+    total_u = n_rows * row_u
+    ax = _reset_axes(fig, (((w - n_cells * cell) / 2) / w, 0.1 / h, n_cells * cell / w,
+                           total_u * cell / h))
+    ax.set_xlim(lo - 0.5, hi - 0.5)
+    ax.set_ylim(total_u - 0.5 - title_u, -0.5 - title_u)
+    ax.set_axis_off()
     vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
     pad_text = PAD_RULE_TEXT[pad_taps]
+    labels = _Labels()
+    cell_acc = _Cells()
+    from matplotlib.collections import LineCollection
 
-    axes, last_windows, dropped, bars = {}, {}, {}, {}
+    width_in = n_cells * cell
+    cells_by_mode, last_windows, dropped, bars, row_titles, label_texts = {}, {}, {}, {}, {}, {}
     for r, name in enumerate(names):
-        y_top = h - top - r * row_h - row_title
-        ax = fig.add_axes((x0 / w, (y_top - (1 + bars_h) * cell) / h, n_cells * cell / w,
-                           (1 + bars_h) * cell / h))
-        axes[name] = ax
+        y0 = r * row_u                                # centre line of this row's cells
+        first_label = len(labels.texts)
         mg = geometries[name]
-        last_windows[name], dropped[name], bars[name] = [], [], []
+        last_windows[name], dropped[name], bars[name] = None, [], None
         if mg is None:
             b = pre_padding
             a = pre_padding if name.startswith("CAFFE") else post_padding
-            _draw_cells(ax, values, size, lo, hi, b, a, pad_text, vmin, vmax, cell_pt)
-            _frame_row(ax, lo, hi, bars_h)
-            for patch in ax.patches:
-                patch.set_alpha(0.35)
-            reason = textwrap.fill(errors[name], width=max(40, int(n_cells * cell * 72 / 5.6)))
-            ax.text(lo - 0.5, 0.62, reason, ha="left", va="top", fontsize=9,
-                    color=style.WRONG_COLOR, gid="rejected", wrap=False,
+            drawn = _draw_cells(cell_acc, values, size, lo, hi, b, a, pad_text, vmin, vmax,
+                                cell_pt, labels, y=y0, rejected=True)
+            reason = textwrap.fill(errors[name], width=max(40, int(width_in * 72 / 5.4)))
+            ax.text(lo - 0.5, y0 + 1.05, reason, ha="left", va="top", fontsize=9,
+                    color=style.WRONG_COLOR, gid="rejected",
                     bbox=dict(boxstyle="round,pad=0.3", facecolor="#fdecea", edgecolor="none"))
-            ax.set_title(f"{name}: rejected", loc="left", fontsize=11.5, color=style.WRONG_COLOR,
-                         fontweight="bold", pad=17)
+            row_titles[name] = f"{name}: rejected"
+            labels.add(lo - 0.5, y0 - 0.5, row_titles[name], 11.5, style.WRONG_COLOR, ha="left",
+                       dy=17, bold=True)
+            cells_by_mode[name] = drawn
+            label_texts[name] = tuple(labels.texts[first_label:])
             continue
         g = mg.axis
         reach = max(g.window_starts[-1], g.dropped_start if g.dropped_start is not None else
                     g.window_starts[-1]) + g.effective_kernel
-        _draw_cells(ax, values, size, lo, hi, g.pad_begin, g.pad_end, pad_text, vmin, vmax, cell_pt,
-                    reach)
-        _frame_row(ax, lo, hi, bars_h)
+        cells_by_mode[name] = _draw_cells(cell_acc, values, size, lo, hi, g.pad_begin,
+                                          g.pad_end, pad_text, vmin, vmax, cell_pt, labels,
+                                          reach, y=y0)
+        label_texts[name] = tuple(labels.texts[first_label:])
         starts = g.window_starts
-        for o, start in enumerate(starts):
-            last = o == len(starts) - 1
-            line = _bar(ax, g, start, 0.5 + 0.3 + bar_step * o,
-                        color=style.WINDOW_COLOR if last else BAR_COLOR,
-                        linewidth=4 if last else 3)
-            line.set_gid("window-bar")
-            bars[name].append(line)
-        cells = [(0, start_tap) for start_tap in g.taps(len(starts) - 1)]
-        last_windows[name] = style.outline_cells(ax, cells, color=style.WINDOW_COLOR,
-                                                 linewidth=3, gid="window",
-                                                 linestyle="-")
-        for p, (_, t) in zip(last_windows[name], cells):
-            if g.tap_kind(t) == "outside":
-                p.set_linestyle("--")
+        segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
+        bars[name] = LineCollection(segs, colors=[BAR_COLOR] * (len(segs) - 1)
+                                    + [style.WINDOW_COLOR], linewidths=[3] * (len(segs) - 1) + [4],
+                                    capstyle="butt", gid="window-bars")
+        ax.add_collection(bars[name], autolim=False)
+        if g.dilation > 1:
+            taps = [(start + j * g.dilation, y0 + bars_top + bar_step * o)
+                    for o, start in enumerate(starts) for j in range(g.kernel)]
+            ax.plot(*zip(*taps), linestyle="none", marker="s", markersize=5, color=BAR_COLOR,
+                    gid="window-tap")
+        cells = [(y0, t) for t in g.taps(len(starts) - 1)]
+        last_windows[name] = _cells(ax, cells, "window", facecolors="none",
+                                    edgecolors=style.WINDOW_COLOR, linewidths=3, zorder=5,
+                                    linestyles=["--" if g.tap_kind(t) == "outside" else "-"
+                                                for _, t in cells])
         if g.dropped_start is not None:
             d_taps = [g.dropped_start + j * g.dilation for j in range(g.kernel)]
-            patches = style.outline_cells(ax, [(0, t) for t in d_taps], color=style.DROPPED_COLOR,
-                                          linewidth=2.5, linestyle=(0, (4, 2)), gid="dropped")
-            level = 0.5 + 0.3 + bar_step * len(starts)
-            line = _bar(ax, g, g.dropped_start, level, color=style.DROPPED_COLOR, linewidth=3,
-                        linestyle=(0, (2, 1)))
-            line.set_gid("dropped")
+            outline = _cells(ax, [(y0, t) for t in d_taps], "dropped", facecolors="none",
+                             edgecolors=style.DROPPED_COLOR, linewidths=2.5,
+                             linestyles=[(0, (4, 2))], zorder=5)
+            level = y0 + bars_top + bar_step * len(starts)
+            (line,) = ax.plot([d_taps[0] - 0.42, d_taps[-1] + 0.42], [level, level],
+                              color=style.DROPPED_COLOR, linewidth=3, linestyle=(0, (2, 1)),
+                              solid_capstyle="butt", gid="dropped")
             right = d_taps[-1] + 0.5
-            room_right = hi - 0.5 - right
-            label = ax.text(right + 0.15 if room_right > 4 else d_taps[0] - 0.65, level,
-                            "dropped: starts in end padding", va="center",
-                            ha="left" if room_right > 4 else "right", fontsize=10,
-                            color=style.DROPPED_COLOR, fontweight="bold", gid="dropped-label",
-                            bbox=dict(boxstyle="round,pad=0.1", facecolor="white",
-                                      edgecolor="none", alpha=0.85))
-            dropped[name] = patches + [line, label]
+            at_right = hi - 0.5 - right > 4
+            text = "dropped: starts in end padding"
+            labels.add(right + 0.2 if at_right else d_taps[0] - 0.7, level, text, 10,
+                       style.DROPPED_COLOR, ha="left" if at_right else "right", dy=-3.5,
+                       bold=True)
+            dropped[name] = [outline, line, text]
         head_line, detail = _row_title(name, mg, size)
-        width_in = n_cells * cell
-        ax.set_title(head_line, loc="left", fontsize=_fit_size(11.5, len(head_line), width_in),
-                     fontweight="bold", pad=17)
+        row_titles[name] = head_line
+        labels.add(lo - 0.5, y0 - 0.5, head_line, _fit_size(11.5, len(head_line), width_in),
+                   ha="left", dy=17, bold=True)
         if detail:
-            ax.annotate(detail, xy=(0, 1), xycoords="axes fraction", xytext=(0, 3),
-                        textcoords="offset points", ha="left", va="bottom", gid="row-note",
-                        fontsize=_fit_size(10, len(detail), width_in),
-                        color="#9a6700" if mg.notes else "#333333")
-
+            labels.add(lo - 0.5, y0 - 0.5, detail, _fit_size(10, len(detail), width_in),
+                       "#9a6700" if mg.notes else "#333333", ha="left", dy=4)
     head = title if title is not None else (
         f"padding modes: I={size}, F={window}, S={stride}"
         + (f", D={dilation}" if dilation != 1 else "")
         + f", B={pre_padding}, A={post_padding}  (padding: {pad_text})")
-    fig.text(0.5, 1 - 0.15 / h, head, ha="center", va="top", fontweight="bold",
-             fontsize=_fit_size(13, len(head), 0.95 * w), gid="title")
-    return PaddingModesPlot(fig, axes, geometries, errors, last_windows, dropped, bars, head)
+    head_size = _fit_size(13, len(head), 0.95 * w)
+    labels.add((lo + hi - 1) / 2, -0.5 - title_u, head, head_size, ha="title",
+               dy=(TOP - 0.12) * 72 - head_size, bold=True)
+    collections = cell_acc.draw(ax)
+    label_coll = labels.draw(ax, "cell-labels")
+    fig._pooltutor_padding_modes_ax = ax
+    return PaddingModesPlot(fig, ax, geometries, errors, cells_by_mode, collections, label_texts,
+                            label_coll, row_titles, last_windows, dropped, bars, head)
 
 
 def _row_title(name: str, mg: ModeGeometry, size: int) -> tuple[str, str]:
