@@ -252,7 +252,8 @@ def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: s
     x : array shaped ``(N, C, H, W)`` or ``(N, C, W)``
         The pooled input (first column).
     panels : mapping of title to array shaped like ``x``
-        The unpooled tensors, one column each.
+        The unpooled tensors, one column each; their zeros (where nothing was
+        written) are drawn white.
     n : int
         The batch entry drawn.
     reference : str, optional
@@ -313,7 +314,9 @@ def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: s
         ax.set_title(f"input x  (n={n}, c={c})", fontsize=10.5)
         for k, (title, arr) in enumerate(arrays.items(), start=1):
             ax = grid[c, k]
-            style.draw_grid(ax, arr[n, c], vmin=vmin, vmax=vmax)
+            # cells that no value was written to (0) stay white, so the maxima stand out
+            style.draw_grid(ax, arr[n, c], vmin=vmin, vmax=vmax, mask=arr[n, c] == 0,
+                            mask_color="white", mask_hatch="", mask_text="0")
             label = f"{title}  (c={c})"
             if ref is not None and title != reference:
                 diff = np.argwhere(arr[n, c].reshape(rows_per, width)
