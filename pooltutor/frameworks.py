@@ -357,12 +357,14 @@ def _torch_output_size(x, output_size, ndim):
                 f"{ndim} (one per spatial axis; None keeps that axis)"
             )
         output_size = [x.shape[2 + i] if o is None else o for i, o in enumerate(output_size)]
-    try:
-        return check_per_axis("output_size", output_size, ndim, minimum=1)
-    except PoolTutorError as exc:
+    sizes = check_per_axis("output_size", output_size, ndim)
+    if min(sizes) < 1:
+        empty = " (PyTorch returns an empty tensor for 0; pooltutor refuses it)" if min(
+            sizes) == 0 else ""
         raise PoolTutorError(
-            f"{exc} (PyTorch returns an empty tensor for an output size of 0; pooltutor refuses it)"
-        ) from None
+            f"output_size={output_size!r} is not allowed: every entry must be an int >= 1{empty}"
+        )
+    return sizes
 
 
 def torch_adaptive_max_pool(x, output_size, return_indices=False):
