@@ -1,0 +1,319 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# # 04 · Adaptive pooling
+#
+# **OpenVINO `AdaptiveMaxPool-8`: bins that overlap, indices per plane, and exporting it as
+# a fixed pool** (about 30 minutes)
+#
+# An ordinary pooling fixes the window and lets the output size follow. *Adaptive* pooling
+# turns this around: you ask for an output size, and every output cell gets its own window,
+# called a **bin**, chosen so that the bins cover the whole input. That is how a network
+# accepts pictures of any size and still hands a fixed-size grid to its last layers.
+#
+# **Learning goals.** After this notebook you can
+#
+# 1. compute the bins $[\lfloor iI/O \rfloor, \lceil (i+1)I/O \rceil)$ of adaptive
+#    pooling, and say when neighbouring bins overlap;
+# 2. run OpenVINO's `AdaptiveMaxPool-8` on the seed's $1 \times 3 \times 32 \times 32 \to
+#    16 \times 16$ example and read its indices, which count inside each plane;
+# 3. decide when exporting adaptive pooling as an ordinary pooling is exact (test vectors
+#    TV24–TV27);
+# 4. spot the three small errors in the seed's header and example.
+#
+# You need notebook 01 (windows) and, for the indices, notebook 03.
+
+# %% slideshow={"slide_type": "skip"}
+# %matplotlib inline
+import numpy as np
+
+from pooltutor import adaptive_geometry, frameworks
+from pooltutor.geometry import adaptive_bins
+from pooltutor.pooling import adaptive_max_pool, max_pool
+from pooltutor.viz.adaptive import fixed_pool_contrast, plot_adaptive_bins
+from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, pi_digits
+from pooltutor.viz.selfcheck import SelfCheck
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 1. The source document (seed 000), in English
+#
+# Seed 000 is the Japanese translation of OpenVINO's operation specification. Translated
+# back into English:
+#
+# > **AdaptiveMaxPool**
+# >
+# > **Versioned name:** *AdaptiveAvgPool-8* · **Category:** *Pooling*
+# >
+# > **Short description:** applies max pooling with an adaptive kernel size over the input.
+# >
+# > **Detailed description:** this operation computes the output from the first input and
+# > the `output_size` given by the second input. For an NCDHW input the kernel dimensions
+# > are calculated with the following formulae:
+# >
+# > $$d_{start} = \lfloor i \cdot \tfrac{D_{in}}{D_{out}} \rfloor, \quad
+# >   d_{end} = \lceil (i+1) \cdot \tfrac{D_{in}}{D_{out}} \rceil$$
+# > (and the same for $h$ with $j$, $H$ and for $w$ with $k$, $W$). The output is
+# > $Output(i, j, k) = \max(Input[d_{start}:d_{end}, h_{start}:h_{end}, w_{start}:w_{end}])$.
+# >
+# > **Attributes:** *index_element_type*: the type of the second output, which holds the
+# > indices; `"i64"` or `"i32"`; a string; default `"i64"`; not required.
+# >
+# > **Inputs:** **1**: a 3D, 4D or 5D tensor shaped `[N, C, H]`, `[N, C, H, W]` or
+# > `[N, C, D, H, W]` of type *T*. Required. **2**: a 1D tensor describing the output shape
+# > of the spatial dimensions: `[H_out]`, `[H_out, W_out]` or `[D_out, H_out, W_out]`, of
+# > type *T_SHAPE*. Required.
+# >
+# > **Outputs:** **1**: of type *T*, shaped `[N, C, H_out]`, `[N, C, H_out, W_out]` or
+# > `[N, C, D_out, H_out, W_out]`. **2**: of the type given by *index_element_type*, the same
+# > shape as the first output, holding the indices of the elements of the first output.
+# > "The values of indices are computed as if input spatial dimensions were flattened, so
+# > the values are in the range `[0, H * W * D)`."
+# >
+# > **Types:** *T*: any floating-point type. *T_SHAPE*: `int32` or `int64`.
+#
+# The page ends with an XML example, which we will look at in section 5.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 2. Bins
+#
+# Along one axis, output cell $i$ of $O$ reads the input positions
+# $[\lfloor i \cdot I/O \rfloor, \lceil (i+1) \cdot I/O \rceil)$: start rounded *down*,
+# end rounded *up*. Test vector **TV24** pools five values into three:
+
+# %%
+x24 = np.array([3.0, 1, 4, 1, 5])
+print(adaptive_geometry(x24.shape, 3).describe())
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# $5/3$ is not a whole number, so the rounding makes bin 1, $[\lfloor 5/3 \rfloor,
+# \lceil 10/3 \rceil) = [1, 4)$, share position 1 with bin 0 and position 3 with bin 2.
+# Position 1 is read twice, position 3 too:
+
+# %%
+plot_adaptive_bins(x24, 3, out_index=1).figure
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Predict.** Seven inputs into four outputs (TV25). Which positions does bin 2 cover?
+# Type its start and its end (the end is not included).
+
+# %% tags=["hide-input"]
+g25 = adaptive_geometry((7,), 4)
+SelfCheck("Bin 2 of adaptive pooling 7 -> 4: (start, end)?", adaptive_bins(7, 4)[2],
+          explanation=g25.describe(), hint="floor(2*7/4), ceil(3*7/4)")
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# When $O$ divides $I$, every bin is exactly $I/O$ long and they tile the input without
+# overlap. Otherwise some bins overlap, and bins can even have different lengths:
+
+# %%
+print(adaptive_geometry((10,), 3).describe())
+print(adaptive_geometry((32,), 16).describe())
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### Try it
+#
+# Change the input size and the output size, and watch the bins (this needs a running
+# Python kernel). The input holds the digits of $\pi$; the dashed bars below are the
+# "export workaround" of section 4. With more outputs than inputs ($O > I$), bins repeat
+# input cells.
+
+# %%
+explorer = AdaptiveBinsExplorer(input_size=7, output_size=4)
+explorer
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# The same explorer at 7 → 4, one frame per output cell, computed in advance so that it
+# works without a kernel too:
+
+# %%
+explorer.static_widget()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### Two dimensions (TV28)
+#
+# Each spatial axis gets its own bins; a 2-D bin is a rectangle, one bin of the rows times
+# one bin of the columns. A $5 \times 5$ plane holding 0 to 24, pooled to $3 \times 3$:
+
+# %%
+c0 = np.arange(25.0).reshape(5, 5)
+plot_adaptive_bins(c0, 3, out_index=(1, 1)).figure
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# The darker cells lie in two or four bins. Every bin's maximum is its bottom-right cell,
+# because the values grow to the right and downwards.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 3. The seed's example: $1 \times 3 \times 32 \times 32 \to 16 \times 16$
+#
+# The seed's XML example pools one picture with three channels, $32 \times 32$, to
+# $16 \times 16$. Any numbers will do; here they are random:
+
+# %%
+x = np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype(np.float32)
+y, idx = frameworks.openvino_adaptive_max_pool(x, [16, 16])
+print("output:", y.shape, y.dtype, "  indices:", idx.shape, idx.dtype)
+print("indices range from", idx.min(), "to", idx.max(), " (one plane holds", 32 * 32, "values)")
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# Both outputs are shaped `[1, 3, 16, 16]`, the indices are `int64` (the default `"i64"`),
+# and they all lie in $[0, H \cdot W) = [0, 1024)$: every channel counts from 0 again.
+# That is the `plane` layout of notebook 03, PyTorch's. OpenVINO's *ordinary* `MaxPool`
+# counts through the whole tensor by default (`axis=0`), as ONNX does, so the two
+# operators of one toolkit number the same maxima differently.
+#
+# Since 16 divides 32, every bin here is a $2 \times 2$ block, and the result is an
+# ordinary $2 \times 2$ max pool with stride 2:
+
+# %%
+ordinary = max_pool(x, 2, return_indices=True, index_layout="tensor")
+print("same values:", (ordinary.output == y).all())
+print("channel 2, cell (0, 0):  AdaptiveMaxPool index", idx[0, 2, 0, 0],
+      "  MaxPool (axis=0) index", ordinary.indices[0, 2, 0, 0])
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Predict.** In channel 1, output cell `(3, 5)`, `AdaptiveMaxPool-8` reports the index
+# given in the question. What does OpenVINO's `MaxPool` with its default `axis=0` (whole tensor)
+# report for the same maximum?
+
+# %% tags=["hide-input"]
+SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5). "
+          "The whole-tensor index of the same element?", ordinary.indices[0, 1, 3, 5],
+          explanation=ordinary.explain(0, 1, 3, 5), hint="channel 0 holds 32 * 32 elements before it")
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# Ties go to the first maximum in row-major order (the reference kernel scans each row with
+# `std::max_element` and keeps a row's maximum only if it is strictly larger), and NaN is
+# never selected, as in OpenVINO's `MaxPool`.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 4. Exporting adaptive pooling as an ordinary pooling
+#
+# ONNX has no adaptive pooling operator. PyTorch's exporter writes `adaptive_max_pool2d`
+# as an ordinary `MaxPool` with kernel = stride = $I/O$, and only when $O$ divides $I$;
+# otherwise it gives up ("output size that are not factor of input size",
+# pytorch/pytorch#42653). A popular workaround fills the gap with
+#
+# $$k = I - (O - 1) \lfloor I/O \rfloor, \qquad s = \lfloor I/O \rfloor ,$$
+#
+# which always makes exactly $O$ windows that cover the input. But are those windows the
+# bins? **TV25**, seven values to four, averaged:
+
+# %%
+x25 = np.array([3.0, 1, 4, 1, 5, 9, 2])
+p25 = plot_adaptive_bins(x25, 4, out_index=1, op="avg", show_fixed=True)
+p25.figure
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# The workaround uses $k = 4$, $s = 1$: windows $[0, 4), [1, 5), [2, 6), [3, 7)$, none of
+# them a bin, so every value comes out different:
+
+# %%
+print("adaptive average:", p25.output)
+print("fixed pool k=4 s=1:", p25.fixed_output)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Predict.** Ten values into three outputs (TV26). Which kernel and stride does the
+# workaround use? Type them as `kernel, stride`.
+
+# %% tags=["hide-input"]
+fix26 = fixed_pool_contrast(adaptive_geometry((10,), 3))
+SelfCheck("Workaround kernel and stride for adaptive pooling 10 -> 3?", fix26.kernel + fix26.stride,
+          explanation=adaptive_geometry((10,), 3).describe() + f"\nworkaround windows: {fix26.windows[0]}",
+          hint="s = floor(10/3), k = 10 - 2*s")
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# Here the windows $[0, 4), [3, 7), [6, 10)$ are exactly the bins, so the export is exact,
+# although 3 does not divide 10. That is a coincidence of these sizes, not a rule:
+
+# %%
+x26 = pi_digits(10)
+p26 = plot_adaptive_bins(x26, 3, out_index=1, op="avg", show_fixed=True)
+p26.figure
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Predict.** Eleven values into three outputs. The workaround's windows are $[0, 5)$,
+# $[3, 8)$, $[6, 11)$. How many of them are exactly their bin?
+
+# %% tags=["hide-input"]
+fix11 = fixed_pool_contrast(adaptive_geometry((11,), 3))
+SelfCheck("Adaptive 11 -> 3 and its workaround k=5, s=3: how many windows equal their bin?",
+          sum(fix11.same[0]), explanation=adaptive_geometry((11,), 3).describe()
+          + f"\nworkaround windows: {fix11.windows[0]}, equal to their bin: {fix11.same[0]}",
+          hint="compare [0, 5) with [floor(0), ceil(11/3)), and so on")
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# When $O$ divides $I$ (TV27: 32 digits of $\pi$ into 16), the workaround is $k = s = I/O$,
+# the bins are its windows, and the export is exact:
+
+# %%
+p27 = plot_adaptive_bins(pi_digits(32), 16, op="avg", show_fixed=True)
+print("kernel, stride:", p27.fixed.kernel, p27.fixed.stride, "  every window its bin:", p27.fixed.equal)
+print("same values:", (p27.output == p27.fixed_output).all())
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 5. Three small errors in the seed
+#
+# The seed is a faithful translation, and so it keeps three slips of the upstream OpenVINO
+# page. None of them changes what the operation computes; each would trip up someone who
+# writes an IR file by hand.
+#
+# **1. The version line.** It says *AdaptiveAvgPool-8*, but the page describes
+# `AdaptiveMaxPool-8`: its formula takes a maximum, and it has an index output, which
+# `AdaptiveAvgPool-8` does not. The line was copied from the sister page.
+#
+# **2. The attribute name in the example.** The XML says `<data output_type="i64"/>`, but
+# the attribute described a few lines above it, and the one OpenVINO's IR reader and its
+# Python API (`opset8.adaptive_max_pool(..., index_element_type="i64")`) accept, is
+# `index_element_type`. `output_type` is a leftover of an earlier draft. pooltutor uses
+# the real name:
+
+# %%
+_, idx32 = frameworks.openvino_adaptive_max_pool(x, [16, 16], index_element_type="i32")
+print(idx32.dtype)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **3. The port numbers.** In OpenVINO's IR, the ports of one layer share one numbering:
+# the two inputs are ports 0 and 1, so the outputs are ports 2 and 3. The example numbers
+# its outputs 1 and 2, and port 1 is then both the second input and the first output.
+# Corrected, the example reads:
+#
+# ```xml
+# <layer ... type="AdaptiveMaxPool" ... >
+#     <data index_element_type="i64"/>
+#     <input>
+#         <port id="0"> <dim>1</dim> <dim>3</dim> <dim>32</dim> <dim>32</dim> </port>
+#         <port id="1"> <dim>2</dim> </port>
+#     </input>
+#     <output>
+#         <port id="2"> <dim>1</dim> <dim>3</dim> <dim>16</dim> <dim>16</dim> </port>
+#         <port id="3"> <dim>1</dim> <dim>3</dim> <dim>16</dim> <dim>16</dim> </port>
+#     </output>
+# </layer>
+# ```
+#
+# The rest of the seed checks out: the bin formulas are PyTorch's (TV24–TV28 give the same
+# numbers in both), and the indices really are per plane, in $[0, H \cdot W \cdot D)$.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Summary
+#
+# * Adaptive pooling gives output cell $i$ the bin
+#   $[\lfloor iI/O \rfloor, \lceil (i+1)I/O \rceil)$. The bins cover the input; they
+#   overlap when $O$ does not divide $I$ (5 → 3, 7 → 4, 10 → 3), and tile it when it does
+#   (32 → 16).
+# * OpenVINO's `AdaptiveMaxPool-8` reports indices per $(n, c)$ plane, in
+#   $[0, H \cdot W \cdot D)$, like PyTorch, while OpenVINO's own `MaxPool` counts through
+#   the whole tensor by default.
+# * An ordinary pooling with $k = I - (O-1)\lfloor I/O \rfloor$, $s = \lfloor I/O \rfloor$
+#   reproduces adaptive pooling only when its windows are the bins: always when $O$
+#   divides $I$ (TV27), sometimes by coincidence (TV26), and otherwise not (TV24, TV25).
+# * The seed's version line, its `output_type` attribute and its output port numbers are
+#   slips: `AdaptiveMaxPool-8`, `index_element_type`, ports 2 and 3.
+#
+# **Next:** `05_quantized_relu`, where pooling meets integer arithmetic.
