@@ -155,9 +155,9 @@ def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, 
     """``pool_geometry`` of ``x``'s spatial shape; a window that does not fit the padded
     input is reported with the framework's parameter name and reason.
 
-    ``overhang_ok``: the framework itself accepts a single window longer than
-    the padded input when ceil mode rounds ``(M - DK) / S`` in ``(-1, 0)`` up
-    to 0 (PyTorch, ONNX); pooltutor's geometry does not, and says so.
+    ``overhang_ok``: the framework accepts a single window longer than the
+    padded input when ceil mode rounds ``(M - DK) / S`` in ``(-1, 0)`` up to 0
+    (PyTorch, ONNX), and so does ``pool_geometry`` under the ceil rules.
     """
     spatial = x.shape[2:]
     rows = zip(spatial, kernel, dilation, pads, strict=True)
@@ -165,11 +165,7 @@ def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, 
         dk = effective_window(k, d)
         if dk > size + pb + pe:
             if overhang_ok and rounding == "ceil_torch" and size + pb + pe - dk > -stride[axis]:
-                reason = (
-                    "the framework rounds up to one window that starts inside the input and "
-                    "overhangs the padded input, but pooltutor.geometry only places windows "
-                    "that fit the padded input (a known pooltutor limitation)"
-                )
+                continue    # ceil mode rounds up to one window overhanging the padded input
             raise PoolTutorError(
                 f"{kernel_name}={given!r} does not fit x: on spatial axis {axis} the dilated "
                 f"window (K-1)*D+1 = ({k}-1)*{d}+1 = {dk} is longer than the padded input "

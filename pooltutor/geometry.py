@@ -98,6 +98,8 @@ def output_length(
     (3, 4, True)
     >>> output_length(6, 1, 2, rounding="caffe")             # TV04: BVLC Caffe keeps it
     (4, 4, False)
+    >>> output_length(1, 2, 2, rounding="ceil_torch")        # one window overhanging the input
+    (1, 1, False)
     """
     input_size = check_int("input_size", input_size, minimum=1)
     kernel = check_int("kernel", kernel, minimum=1)
@@ -108,11 +110,17 @@ def output_length(
     check_choice("rounding", rounding, ROUNDINGS)
     dk = effective_window(kernel, dilation)
     span = input_size + pad_begin + pad_end - dk
-    if span < 0:
+    ceil_family = rounding in ("ceil", "ceil_torch", "caffe")
+    # A window longer than the padded input still gives one output under the ceil
+    # rules when ceil(span / S) rounds up to 0, i.e. -S < span < 0 (PyTorch and ONNX
+    # pool a 1-element input with K=2, S=2, ceil_mode into one overhanging window).
+    if span < 0 and not (ceil_family and span > -stride):
         raise PoolTutorError(
             f"window of effective size {dk} (kernel {kernel}, dilation {dilation}) does not fit "
             f"the padded input {input_size}+{pad_begin}+{pad_end}={input_size + pad_begin + pad_end}; "
             f"need (kernel-1)*dilation+1 <= input + pad_begin + pad_end"
+            + (f" + stride - 1 = {input_size + pad_begin + pad_end + stride - 1} under the ceil rules"
+               if ceil_family else "")
         )
     if rounding in ("floor", "floor_clip"):
         raw = span // stride + 1

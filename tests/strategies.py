@@ -59,11 +59,13 @@ def enumerate_window_starts(size, kernel, stride, dilation, pad_begin, pad_end, 
     the end of the padded extent (the last may hang over it).  Then the clip rules
     drop the last window once if it starts at or after the end of the input
     (``ceil_torch``, ``floor_clip``; ``caffe`` only with begin padding).  Returns
-    ``None`` when not even one window fits.
+    ``None`` when not even one window is laid: under floor when the window is
+    longer than the padded extent, under ceil when even the first window would
+    hang over it by a whole stride or more.
     """
     reach = (kernel - 1) * dilation + 1                 # taps from first to last, inclusive
     padded = size + pad_begin + pad_end
-    if reach > padded:
+    if reach > padded and (rounding in ("floor", "floor_clip") or reach - padded >= stride):
         return None
     starts = []
     position = -pad_begin

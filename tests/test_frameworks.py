@@ -763,9 +763,11 @@ def test_bad_parameters_are_rejected_naming_them(fn, args, kwargs, exc, match):
     np.testing.assert_array_equal(x, before)
 
 
-def test_ceil_window_overhanging_the_input_is_refused_with_the_reason():
-    with pytest.raises(ValueError, match="kernel_shape=.*overhangs the padded input"):
-        fw.onnx_max_pool(np.ones((1, 1, 1)), [2], [2], ceil_mode=1)
+def test_ceil_window_overhanging_the_input_gives_one_output():
+    y, idx = fw.onnx_max_pool(np.array([[[3.0]]]), [2], [2], ceil_mode=1)
+    assert y.tolist() == [[[3.0]]] and idx.tolist() == [[[0]]]
+    with pytest.raises(ValueError, match="kernel_shape=.*does not fit"):
+        fw.onnx_max_pool(np.ones((1, 1, 1)), [2], [2], ceil_mode=0)     # floor: no window
     with pytest.raises(ValueError, match="Output size is too small"):
         fw.torch_max_pool(np.ones((1, 1, 1)), 2, 2)          # floor: PyTorch refuses too
 
