@@ -137,7 +137,8 @@ class PaddingModesPlot:
         the kind: ``"input"``, ``"padding"`` (hatched), ``"outside"``,
         ``"input-border"``; a rejected row's cells are in ``"<kind>-rejected"``, faded).
     labels : dict
-        Mode name -> the texts written in / under its cells, in drawing order.
+        Mode name -> the texts of its row, in drawing order: cell texts and
+        indices, then the dropped label, the title and the detail line.
     label_collection : PathCollection
         All cell texts, drawn as one artist (gid ``"cell-labels"``).
     row_titles : dict
@@ -519,7 +520,6 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         cells_by_mode[name] = _draw_cells(cell_acc, values, size, lo, hi, g.pad_begin,
                                           g.pad_end, pad_text, vmin, vmax, cell_pt, labels,
                                           reach, y=y0)
-        label_texts[name] = tuple(labels.texts[first_label:])
         starts = g.window_starts
         segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
         bars[name] = LineCollection(segs, colors=[BAR_COLOR] * (len(segs) - 1)
@@ -559,6 +559,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         if detail:
             labels.add(lo - 0.5, y0 - 0.5, detail, _fit_size(10, len(detail), width_in),
                        "#9a6700" if mg.notes else "#333333", ha="left", dy=4)
+        label_texts[name] = tuple(labels.texts[first_label:])
     head = title if title is not None else (
         f"padding modes: I={size}, F={window}, S={stride}"
         + (f", D={dilation}" if dilation != 1 else "")
