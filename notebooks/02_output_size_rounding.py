@@ -34,6 +34,7 @@ import numpy as np
 from pooltutor import frameworks, output_geometry, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning
 from pooltutor.viz.gallery import compare_ceil_modes
+from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import TENSORRT_MODES, plot_padding_modes
 from pooltutor.viz.selfcheck import SelfCheck
 
@@ -99,6 +100,23 @@ SelfCheck("Output length with rounding='ceil' for I=7, K=3, S=2, no padding?", g
 
 # %%
 plot_padding_modes(6, 3, 2, 3, 2).figure
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Explore.** Change `I`, `F`, `S`, `B`, `A` and `D` and watch the rows follow; pick the
+# mode whose worked computation is printed under the picture. Try `B = 4`: one of the modes
+# refuses, and says why. (The explorer needs a running Python kernel.)
+
+# %%
+explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2,
+                               figsize=(8.6, 13.5))
+explorer
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Without a kernel (in exported slides), the same picture for a few prepared cases: the
+# header's two examples and the classic ceil-mode disagreements of section 6.
+
+# %%
+explorer.static_widget()
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Pooling Example 1, number for number
