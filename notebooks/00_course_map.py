@@ -37,8 +37,8 @@
 # | 04 | `04_adaptive_pooling` | OpenVINO `AdaptiveMaxPool-8`: overlapping bins, per-plane indices, exporting it as a fixed pool | seed 000, OpenVINO (Japanese) | 30 min |
 # | 05 | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point; padding with the lowest code; rounding modes | seed 003 (Portuguese) | 35 min |
 #
-# Work through 01 and 02 first, in that order: everything else builds on them.
-# Then 03, 04 and 05 can be taken in any order.
+# Work through 01 and 02 first, in that order: everything else builds on them. Take 03
+# before 04, whose indices it explains; 05 needs only 01.
 #
 # The four source documents (the *seeds*) are real reference pages, translated into
 # English here. Each has small mistakes; the notebooks point them out, kindly and with
