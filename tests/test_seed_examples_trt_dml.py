@@ -286,3 +286,37 @@ def test_directml_struct_sizes_and_offsets_match_the_seed():
     assert [f.name for f in x64.fields] == list(SEED_OFFSETS)
     for f64, f86 in zip(x64.fields, x86.fields):
         assert (f64.size, f86.size, f64.offset, f86.offset) == SEED_OFFSETS[f64.name]
+
+
+# the seed's convolution and deconvolution formulas, with the numbers notebook 02 shows
+
+
+def test_convolution_same_upper_uses_the_dilated_filter():
+    g = output_geometry(7, 3, 2, dilation=2, padding_mode="SAME_UPPER", layer="convolution")
+    assert g.effective_window == (5,) and g.total_padding == (4,)
+    assert (g.output_size, g.pre_padding, g.post_padding) == ((4,), (2,), (2,))
+    assert g.window_starts == ((-2, 0, 2, 4),)
+
+
+def test_caffe_correction_is_for_pooling_only():
+    conv = output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP", layer="convolution")
+    with pytest.warns(PaddingModeWarning, match="Restriction 1"):
+        pool = output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP")
+    assert conv.output_size == (6,) and conv.diff == (0,)       # ceil((6 + 2*3 - 3) / 2) + 1
+    assert pool.output_size == (5,) and pool.diff == (1,)
+
+
+@pytest.mark.parametrize(
+    ("mode", "pads", "out", "b", "a"),
+    [
+        ("EXPLICIT_ROUND_DOWN", (1, 1), 7, 1, 1),     # (4 - 1) * 2 + 3 - (1 + 1)
+        ("EXPLICIT_ROUND_UP", (1, 1), 7, 1, 1),       # the four explicit / CAFFE modes agree
+        ("CAFFE_ROUND_UP", (1, 0), 7, 1, 1),          # B on both sides
+        ("SAME_UPPER", (5, 5), 8, 0, 1),              # min(4 * 2, 3 * 2 + 3); P = max(3 - 2, 0)
+        ("SAME_LOWER", (5, 5), 8, 1, 0),
+    ],
+)
+def test_deconvolution_sizes(mode, pads, out, b, a):
+    g = output_geometry(4, 3, 2, pre_padding=pads[0], post_padding=pads[1], padding_mode=mode,
+                        layer="deconvolution")
+    assert (g.output_size, g.pre_padding, g.post_padding) == ((out,), (b,), (a,))
