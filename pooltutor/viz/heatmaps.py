@@ -297,11 +297,18 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
                            edgecolor="#333333", linewidth=1.4, gid="input-border", zorder=3))
     ax.set_xlim(c_lo - 0.5, c_hi - 0.5)
     ax.set_ylim(r_hi - 0.5, r_lo - 0.5)
-    ax.set_xticks(range(c_lo, c_hi))
-    ax.set_yticks(range(r_lo, r_hi) if not isinstance(row_axis, _UnitAxis) else [])
+    ax.set_xticks(_tick_range(c_lo, c_hi))
+    ax.set_yticks(_tick_range(r_lo, r_hi) if not isinstance(row_axis, _UnitAxis) else [])
     ax.tick_params(labelsize=TICK_SIZE, length=0)
     ax.set_aspect("equal")
     return image
+
+
+def _tick_range(lo: int, hi: int) -> list[int]:
+    """Every index of a small grid; every other one (the even ones) past 12 cells."""
+    if hi - lo <= 12:
+        return list(range(lo, hi))
+    return [t for t in range(lo, hi) if t % 2 == 0]
 
 
 def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None):
@@ -317,8 +324,13 @@ def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=No
     """
     values = np.asarray(values)
     image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, annotate=annotate)
+    rows, cols = (1, values.shape[0]) if values.ndim == 1 else values.shape[:2]
+    if cols > 12:
+        ax.set_xticks(_tick_range(0, cols))
     if values.ndim == 1:
         ax.set_yticks([])
+    elif rows > 12:
+        ax.set_yticks(_tick_range(0, rows))
     if highlight is not None:
         cell = tuple(highlight)
         if len(cell) == 1:
@@ -845,7 +857,7 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
 
 def _fit_size(size: float, n_chars: int, width_inches: float) -> float:
     """``size`` or smaller, so that ``n_chars`` characters fit in ``width_inches``."""
-    return max(6.0, min(size, 72.0 * width_inches / (0.56 * max(n_chars, 1))))
+    return max(6.0, min(size, 72.0 * width_inches / (0.62 * max(n_chars, 1))))
 
 
 def update_pooling_plot(plot: PoolingPlot, out_index) -> PoolingPlot:

@@ -594,5 +594,5 @@ def _row_title(name: str, mg: ModeGeometry, size: int) -> tuple[str, str]:
         numbers = sorted({r.number for r in mg.tensorrt.triggered_restrictions}) if (
             mg.tensorrt is not None) else []
         details.append("⚠ header Restriction " + " and ".join(map(str, numbers))
-                       + " condition holds (a warning)")
+                       + " condition holds (warning)")
     return text, "; ".join(details)

@@ -19,12 +19,12 @@ PyTorch refuses) shows its reason in the widget; nothing raises.
 >>> s.out_index, s.state["value"]
 ((1, 2), 11.0)
 >>> s.dilation.value = 3
->>> s.window.value = 3                 # dilated window 7 > the padded input 4+1+1
+>>> s.window.value = 4                 # dilated window 10 > the padded input 4+1+1
 >>> print(s.error)       # doctest: +ELLIPSIS
-kernel=(3, 3) does not fit the input (4, 4) on axis 0: window of effective size 7 ...
->>> s.dilation.value = 1
+kernel=(4, 4) does not fit the input (4, 4) on axis 0: window of effective size 10 ...
+>>> s.window.value = 2
 >>> s.error is None, s.output_shape, s.out_index   # (1, 2) was clamped to (1, 1) by the 2x2
-(True, (3, 3), (1, 1))
+(True, (2, 2), (1, 1))
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ class WindowStepper(Explorer):
     def __init__(self, x=None, *, size: int = 5, window: int = 2, stride: int = 2,
                  dilation: int = 1, padding=0, rounding: str = "floor", pad_taps: str = "skip",
                  op: str = "max", limits: str = "none", ndim: int = 2, seed: int = 0,
-                 figsize=(8.6, 5.0), dpi: float = 80):
+                 figsize=(8.6, 5.6), dpi: float = 80):
         import ipywidgets as widgets
 
         check_choice("rounding", rounding, ROUNDINGS)

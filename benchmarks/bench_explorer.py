@@ -1,0 +1,114 @@
+"""Time one explorer update: engine + redraw on the Agg canvas + PNG encode.
+
+Run with ``python benchmarks/bench_explorer.py``.  Prints the median (and
+quartiles) over REPEATS updates after WARMUP, for:
+
+* WindowStepper on a 16x16 input (kernel 3, stride 2, pad 1), stepping to the
+  next output position: the update students make most (Play, Prev / Next);
+  only the window overlays are redrawn on a cached background (blitting);
+* WindowStepper, a parameter change (stride slider): the engine runs again and
+  the whole figure is redrawn (sliders use ``continuous_update=False``);
+* PaddingModeExplorer, input size 16, six TensorRT modes, a parameter change
+  (every row changes, so the whole figure is redrawn).
+
+The first line calibrates the machine: the time of a plain Python loop and of
+an almost empty figure redraw, so that numbers from a loaded or slow machine
+can be scaled (the target, 25 ms, was set for an idle core).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+
+from pooltutor.viz.explorer import new_figure, rgba_png  # noqa: E402
+from pooltutor.viz.padding_explorer import PaddingModeExplorer  # noqa: E402
+from pooltutor.viz.window_stepper import WindowStepper  # noqa: E402
+
+WARMUP = 3
+REPEATS = 21
+TARGET_MS = 25.0
+
+
+def timed(update, repeats=REPEATS, warmup=WARMUP):
+    for _ in range(warmup):
+        update()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        update()
+        times.append((time.perf_counter() - t0) * 1000)
+    q = statistics.quantiles(times, n=4)
+    return statistics.median(times), q[0], q[2]
+
+
+def calibration():
+    def loop():
+        x = 0
+        for i in range(200_000):
+            x += i
+        return x
+
+    fig = new_figure((8.6, 5.0), dpi=80)
+    fig.text(0.5, 0.5, "calibration")
+
+    def redraw():
+        fig.canvas.draw()
+        rgba_png(fig.canvas.buffer_rgba())
+
+    return timed(loop, 9, 1)[0], timed(redraw, 9, 1)[0]
+
+
+def main() -> None:
+    loop_ms, empty_ms = calibration()
+    print(f"machine: 200k-step Python loop {loop_ms:.1f} ms (an idle core: ~8 ms); "
+          f"empty 688x400 figure redraw + PNG {empty_ms:.1f} ms; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+    stepper = WindowStepper(size=16, window=3, stride=2, padding=1)
+    count = stepper.position.max + 1
+
+    def step():
+        stepper.position.value = (stepper.position.value + 1) % count
+        assert stepper.error is None
+
+    strides = iter(np.tile([1, 2, 3], 100))
+
+    def restride():
+        stepper.stride.value = int(next(strides))
+        assert stepper.error is None
+
+    explorer = PaddingModeExplorer(input_size=16, window=3, stride=2, pre_padding=1,
+                                   post_padding=1)
+    strides2 = iter(np.tile([1, 2, 3], 100))
+
+    def modes():
+        explorer.stride.value = int(next(strides2))
+        assert explorer.error is None
+
+    rows = [
+        ("WindowStepper 16x16: next position", timed(step)),
+        ("WindowStepper 16x16: parameter change", timed(restride, 9, 2)),
+        ("PaddingModeExplorer I=16, 6 modes: parameter change", timed(modes)),
+    ]
+    width = max(len(name) for name, _ in rows)
+    print(f"{'update':<{width}}  median ms   [q1, q3]    target {TARGET_MS:.0f} ms")
+    for name, (med, q1, q3) in rows:
+        verdict = "meets" if med <= TARGET_MS else "misses"
+        print(f"{name:<{width}}  {med:9.1f}   [{q1:.1f}, {q3:.1f}]  {verdict}")
+    print(f"PNG bytes per update: WindowStepper {len(stepper.png)}, "
+          f"PaddingModeExplorer {len(explorer.png)}")
+
+
+if __name__ == "__main__":
+    main()
