@@ -454,6 +454,38 @@ def test_adaptive_ties_nan_and_3d():
     check_avg(adaptive_avg_pool(v, (1, 2, 2)), [[[8.5, 10.5], [12.5, 14.5]]])
 
 
+@pytest.mark.parametrize(
+    ("shape", "out", "first", "last"),
+    [
+        ((5,), 3, [0, 1, 3], [1, 3, 4]),                                   # overlapping bins
+        ((5, 5), 3, [[0, 1, 3], [5, 6, 8], [15, 16, 18]],
+         [[6, 8, 9], [16, 18, 19], [21, 23, 24]]),                         # TV28's bins
+        ((20,), 1, [0], [19]),                                             # one bin of 20
+        ((36,), 2, [0, 18], [17, 35]),                                     # two bins of 18
+        ((5, 5), 1, [[0]], [[24]]),                                        # one bin of 25
+        ((2, 3, 4), (1, 2, 3), [[[0, 1, 2], [4, 5, 6]]], [[[17, 18, 19], [21, 22, 23]]]),
+        ((3,), 5, [0, 0, 1, 1, 2], [0, 1, 1, 2, 2]),    # O > I: [0,1) [0,2) [1,2) [1,3) [2,3)
+    ],
+)
+def test_adaptive_all_ties(shape, out, first, last):
+    """Every element equal: the winner is the first / last element of each bin."""
+    x = np.ones((1, 1) + shape)
+    for ties, expected in (("first", first), ("last", last)):
+        r = adaptive_max_pool(x, out, ties=ties, return_indices=True)
+        np.testing.assert_array_equal(r.indices[0, 0], expected)
+        np.testing.assert_array_equal(r.output, np.ones_like(r.output))
+
+
+def test_adaptive_ties_in_overlapping_bins():
+    x = vec([5, 1, 5, 5, 2])                            # bins [0,2) [1,4) [3,5)
+    check_max(adaptive_max_pool(x, 3, return_indices=True), [5, 5, 5], [0, 2, 3])
+    check_max(adaptive_max_pool(x, 3, ties="last", return_indices=True), [5, 5, 5], [0, 3, 3])
+    y = np.zeros((1, 1, 20))
+    y[0, 0, [3, 15]] = 9
+    check_max(adaptive_max_pool(y, 1, return_indices=True), [9], [3])
+    check_max(adaptive_max_pool(y, 1, ties="last", return_indices=True), [9], [15])
+
+
 # =========================================================================== NaN, inf, ties
 
 
@@ -470,6 +502,36 @@ def test_infinities_and_ties():
     x2 = img([[4, 1, 4], [0, 4, 2]])                    # three tied maxima, row-major scan
     check_max(max_pool(x2, (2, 3), return_indices=True), [[4]], [[0]])
     check_max(max_pool(x2, (2, 3), ties="last", return_indices=True), [[4]], [[4]])
+
+
+def test_signed_zeros_tie_like_any_equal_values():
+    # -0.0 == 0.0: the first (or last) of the two wins, and its sign is kept
+    for x, first, last in (([-0.0, 0.0], (True, 0), (False, 1)), ([0.0, -0.0], (False, 0), (True, 1))):
+        for ties, (negative, idx) in (("first", first), ("last", last)):
+            r = max_pool(vec(x), 2, ties=ties, return_indices=True)
+            assert np.signbit(r.output.item()) == negative and r.indices.item() == idx
+            a = adaptive_max_pool(vec(x), 1, ties=ties, return_indices=True)
+            assert np.signbit(a.output.item()) == negative and a.indices.item() == idx
+
+
+def test_dtype_minimum_inputs_next_to_padding():
+    x = vec([-128, -128], np.int8)                      # K2 S1 pads 1/1: windows -1..0, 0..1, 1..2
+    check_max(max_pool(x, 2, 1, 1, return_indices=True), [-128] * 3, [0, 0, 1], np.int8)
+    # padding compared as -128 ties with the input; the first in scan order wins
+    check_max(max_pool(x, 2, 1, 1, pad_taps="neg_inf", return_indices=True), [-128] * 3,
+              [-1, 0, 1])
+    check_max(max_pool(x, 2, 1, 1, pad_taps="neg_inf", ties="last", return_indices=True),
+              [-128] * 3, [0, 1, -1])
+    y = vec([L32, 1], np.float32)
+    check_max(max_pool(y, 2, 2, 1, pad_taps="lowest", return_indices=True), [L32, 1], [-1, 1])
+    check_max(max_pool(y, 2, 2, 1, pad_taps="lowest", ties="last", return_indices=True),
+              [L32, 1], [0, 1])
+    check_max(max_pool(y, 2, 2, 1, return_indices=True), [L32, 1], [0, 1])
+
+
+def test_nan_that_no_window_reads_changes_nothing():
+    check_max(max_pool(vec([1, 2, NAN]), 2, 2, return_indices=True), [2], [1])
+    check_max(max_pool(vec([1, 2, NAN]), 1, 3, dilation=1, return_indices=True), [1], [0])
 
 
 def test_all_nan_window_with_ignore_is_empty():
