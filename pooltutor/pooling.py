@@ -54,6 +54,7 @@ Every decision that frameworks disagree on is a named parameter:
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,7 @@ from .errors import (
 )
 from .geometry import (
     ROUNDINGS,
+    AdaptiveAxis,
     AdaptiveGeometry,
     PoolGeometry,
     adaptive_geometry,
@@ -249,8 +251,8 @@ class _TapSource:
         padded_end = [min(a.padded_size, r) for a, r in zip(axes, reach)]
         in_place = dtype == x.dtype and all(lo == 0 and hi == r for (lo, hi), r in zip(inp, reach))
         last = axes[-1]
-        taps = int(np.prod(geom.kernel))
-        self.split = last.stride > 1 and (not in_place or taps * passes > 2 * int(np.prod(geom.stride)))
+        taps = math.prod(geom.kernel)
+        self.split = last.stride > 1 and (not in_place or taps * passes > 2 * math.prod(geom.stride))
         self.phases = last.stride if self.split else 1
         if in_place and not self.split:
             self.src = x
@@ -335,14 +337,14 @@ def _index_weights(input_shape, layout: str):
     ((60, 20, [5, 1]), (0, 1, [15, 3]))
     """
     channels, spatial = input_shape[1], list(input_shape[2:])
-    size = int(np.prod(spatial))
-    row = [int(np.prod(spatial[a + 1:])) for a in range(len(spatial))]
+    size = math.prod(spatial)
+    row = [math.prod(spatial[a + 1:]) for a in range(len(spatial))]
     if layout == "plane":
         return 0, 0, row
     if layout == "tensor":
         return channels * size, size, row
     if layout == "tensor_colmajor":
-        return channels * size, size, [int(np.prod(spatial[:a])) for a in range(len(spatial))]
+        return channels * size, size, [math.prod(spatial[:a]) for a in range(len(spatial))]
     if layout == "nhwc":
         return 0, 1, [r * channels for r in row]
     if layout == "nhwc_batch":
@@ -508,8 +510,9 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
        'first'``) or last tap equal to it.  Per tap: ``eq = tap == best``,
        then ``code = max(code, eq * c_t)`` with a uint8 code ``c_t`` that
        decreases along the scan for 'first' and increases for 'last'; the
-       largest code left names the winner.  Three ufuncs on small dtypes per
-       tap (``np.copyto(..., where=)`` costs ten times as much).
+       largest code left names the winner.  One float comparison and two
+       uint8 ufuncs per tap (``np.copyto(..., where=)`` costs ten times as
+       much); the tap with code 0 needs no pass at all.
        A tap that may not take part only ever holds ``identity``; it is masked
        out (per-axis masks, small) only if some ``best`` is ``identity``.
     3. Indices.  Every index layout is linear in the coordinates, so the index
@@ -528,8 +531,11 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
 
     # 1. values: a running maximum, in place
     best = np.empty(out_shape, dtype=dtype)
-    np.copyto(best, source.tap(taps[0]))
-    for tap in taps[1:]:
+    if len(taps) == 1:
+        np.copyto(best, source.tap(taps[0]))
+    else:
+        np.maximum(source.tap(taps[0]), source.tap(taps[1]), out=best)
+    for tap in taps[2:]:
         np.maximum(best, source.tap(tap), out=best)
     if dtype.kind == "f":
         if np.isnan(best).any():
@@ -559,15 +565,20 @@ def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
     """Steps 2 and 3 of :func:`_max_pool_fast`: the winners' indices in ``index_layout``."""
     ndim = geom.ndim
     ntaps = len(taps)
-    code_type = np.min_scalar_type(ntaps)           # uint8 up to 255 taps
+    code_type = np.min_scalar_type(ntaps - 1)       # uint8 up to 256 taps
+    # the winner's code: largest for the first tap ('first') or the last ('last')
+    codes = [ntaps - 1 - t if ties == "first" else t for t in range(ntaps)]
     tap_masks = [_tap_mask(masks, tap, ndim) for tap in taps]
     guard = any(m is not None for m in tap_masks) and bool((best == identity).any())
     eq = np.empty(best.shape, dtype=bool)
     eq8 = eq.view(np.uint8)                         # 0 / 1, to multiply with
     scaled = np.empty(best.shape, dtype=code_type)
-    code = np.zeros(best.shape, dtype=code_type)    # 0: no tap equals best (an empty window)
-    codes = [ntaps - t if ties == "first" else t + 1 for t in range(ntaps)]
+    code = np.zeros(best.shape, dtype=code_type)
     for tap, mask, c in zip(taps, tap_masks, codes):
+        if c == 0:
+            # The tap with code 0 needs no pass: where no other tap equals best, it
+            # does (or the window is empty, which is fixed up afterwards).
+            continue
         np.equal(source.tap(tap), best, out=eq)
         if guard and mask is not None:
             np.logical_and(eq, mask, out=eq)
@@ -576,7 +587,7 @@ def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
 
     # 3. index = start of the window + offset of the winning tap, in the layout's numbering
     wn, wc, w = _index_weights(x.shape, index_layout)
-    offset = np.zeros(ntaps + 1, dtype=np.int64)    # by code
+    offset = np.zeros(ntaps, dtype=np.int64)        # by code
     for tap, c in zip(taps, codes):
         offset[c] = sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w))
     indices = np.take(offset, code)
@@ -593,8 +604,7 @@ def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
 
     # a padding tap can only win where best is the padding value
     if pad_taps != "skip" and bool((best == pad_fill).any()):
-        tap_id = (ntaps - code.astype(np.int64)) if ties == "first" else code.astype(np.int64) - 1
-        tap_id[code == 0] = -1
+        tap_id = (ntaps - 1 - code.astype(np.int64)) if ties == "first" else code.astype(np.int64)
         _, won_by_input = _decode_winners(tap_id, tables, geom)
         np.copyto(indices, -1, where=~won_by_input)
     return indices
@@ -699,20 +709,28 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     out_shape = x.shape[:2] + geom.output_shape
     tables = _axis_tap_tables(geom)
     extent = _padded_extent(geom)
-    acc_dtype = np.float64
     padded_shape = x.shape[:2] + tuple(s + b + a for s, (b, a) in zip(x.shape[2:], extent))
     check_memory("padding x", padded_shape, 8)
-    # padding adds 0 to the sum; it only matters for the divisor
-    xp = np.pad(x.astype(acc_dtype, copy=False), [(0, 0), (0, 0)] + extent)
-    total = np.zeros(out_shape, dtype=acc_dtype)
-    for tap in itertools.product(*(range(k) for k in geom.kernel)):
-        total += xp[(slice(None), slice(None)) + _tap_slices(geom, tap)]
+    # One float64 copy of x (the cast is part of the copy), padding and overhang 0.0;
+    # then one in-place add per tap, in scan order, as the reference adds.  The
+    # reference starts from 0.0 and skips padding; here the first tap is added to
+    # 0.0 and padding adds 0.0, which changes no sum (a sum that starts at +0.0
+    # is never -0.0), so the totals are the same numbers.
+    source = _TapSource(x, geom, np.float64, 0.0, 0.0)
+    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
+    total = np.empty(out_shape, dtype=np.float64)
+    np.add(source.tap(taps[0]), 0.0, out=total)
+    for tap in taps[1:]:
+        np.add(total, source.tap(tap), out=total)
     if isinstance(divisor, int):
         count = np.full((1,) * (2 + ndim), divisor, dtype=np.int64)
     else:
         count = _divisor_counts(tables, 1 if divisor == "valid" else 2, ndim)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(count > 0, total / np.maximum(count, 1), 0.0)
+    if count.min() > 0:
+        out = np.divide(total, count, out=total)  # in float64, in place
+    else:                                         # a window with no element at all gives 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(count > 0, total / np.maximum(count, 1), 0.0)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     rules = dict(rounding=rounding, divisor=divisor)
     return PoolResult(out.astype(out_dtype, copy=False), None, geom, "avg", rules, x)
@@ -756,6 +774,117 @@ def _adaptive_taps(x, geom, tables):
         yield tap_id, x[tuple(index)], mask
 
 
+def _adaptive_max_general(x, geom, nan_policy, ties, return_indices, index_layout):
+    """Every rule, NaN included: one gathered tap of the largest bin at a time."""
+    tables = _adaptive_tables(geom)
+    out_shape = x.shape[:2] + geom.output_shape
+    best, winner, has = _running_max(_adaptive_taps(x, geom, tables), out_shape, x.dtype,
+                                     nan_policy, ties)
+    if not has.all():                   # only when every element of a bin was an ignored NaN
+        best[~has] = fill_value(x.dtype, "neg_inf")
+    indices = None
+    if return_indices:
+        js = np.unravel_index(np.where(winner < 0, 0, winner), tuple(a.max_bin for a in geom.axes))
+        plane = np.zeros(out_shape, dtype=np.int64)
+        for axis, (pos, _) in enumerate(tables):
+            o = np.arange(pos.shape[0]).reshape(_axis_shape(geom.ndim, axis, pos.shape[0]))
+            plane = plane * geom.axes[axis].input_size + pos[o, js[axis]]
+        plane = np.where(has, plane, -1)
+        indices = from_plane(plane, x.shape, index_layout)
+    return best, indices
+
+
+def _uniform_bins(a: AdaptiveAxis):
+    """``(K, S)`` when the bins of ``a`` are the windows of a plain pooling (every bin
+    ``K`` long, bin ``i`` starting at ``i*S``, as when ``I % O == 0``), else None."""
+    starts = [b[0] for b in a.bins]
+    lengths = {b[1] - b[0] for b in a.bins}
+    step = starts[1] - starts[0] if len(starts) > 1 else 1
+    if len(lengths) == 1 and step >= 1 and starts == [i * step for i in range(len(starts))]:
+        return lengths.pop(), step
+    return None
+
+
+def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
+    """Adaptive max pooling without NaN: small regular bins as a plain max pool, the rest
+    gathered one row per bin and reduced with ``argmax``.
+
+    Regular bins (``I % O == 0``, or any bins that are the windows of some
+    kernel and stride) with few elements are the windows of a max pool with
+    that kernel and stride, no padding: :func:`_max_pool_fast` loops over
+    their few taps.  Large bins (few outputs, many taps: 56 -> 5 has 144
+    taps for 25 outputs) are copied into one row each, ``(N, C, *O,
+    prod(L))`` in row-major bin order, and ``argmax`` returns the first
+    maximum of every row at once (``ties='last'``: the first of the reversed
+    row).  Irregular bins are gathered with their positions clipped to the
+    bin's last element: the duplicates come after the element they repeat in
+    scan order, so they change neither the first nor the last maximum's
+    position.  Returns None when a bin holds a NaN (``argmax`` takes the first
+    NaN, which is not every ``nan_policy``).
+    """
+    axes = geom.axes
+    ndim = geom.ndim
+    regular = [_uniform_bins(a) for a in axes]
+    if all(r is not None for r in regular):
+        kernel, stride = zip(*regular)
+        if math.prod(kernel) <= 16:
+            pgeom = pool_geometry(geom.input_shape, kernel, stride)
+            tables = _axis_tap_tables(pgeom)
+            return _max_pool_fast(x, pgeom, tables, [t[1] for t in tables], "skip", "neg_inf",
+                                  "minus_one", ties, return_indices, index_layout)
+    out_shape = x.shape[:2] + geom.output_shape
+    lengths = tuple(a.max_bin for a in axes)
+    size = math.prod(lengths)
+    check_memory("gathering the adaptive bins", out_shape + (size,), x.dtype.itemsize)
+    if all(r is not None for r in regular):
+        # strided windows: a view (N, C, *O, *K) of x, then one copy
+        view = np.lib.stride_tricks.as_strided(
+            x, out_shape + lengths,
+            x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], regular))
+            + x.strides[2:], writeable=False)
+        rows = np.ascontiguousarray(view).reshape(-1, size)
+    else:                                             # one fancy-indexing gather
+        positions = []                                # (O, L) per axis, clipped to the bin
+        for a in axes:
+            start = np.array([b[0] for b in a.bins])[:, None]
+            stop = np.array([b[1] for b in a.bins])[:, None]
+            positions.append(np.minimum(start + np.arange(a.max_bin)[None, :], stop - 1))
+        index = [slice(None), slice(None)]
+        for axis, pos in enumerate(positions):
+            shape = [1] * (2 * ndim)
+            shape[axis], shape[ndim + axis] = pos.shape
+            index.append(pos.reshape(shape))
+        rows = x[tuple(index)].reshape(-1, size)
+    if ties == "first":
+        k = rows.argmax(axis=1)
+    else:
+        k = size - 1 - rows[:, ::-1].argmax(axis=1)
+    best = rows[np.arange(rows.shape[0]), k].reshape(out_shape)     # the element itself
+    if x.dtype.kind == "f" and np.isnan(best).any():
+        return None
+    if not return_indices:
+        return best, None
+    k = k.reshape(out_shape)
+    wn, wc, w = _index_weights(x.shape, index_layout)
+    indices = np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn \
+        + np.arange(x.shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc
+    if all(r is not None for r in regular):
+        # position = o*S + j on every axis: start of the bin + offset of the tap
+        offset = np.zeros(lengths, dtype=np.int64)
+        for axis, (a, wa) in enumerate(zip(axes, w)):
+            o = np.arange(a.output_size, dtype=np.int64)
+            indices = indices + (o * regular[axis][1] * wa).reshape(
+                _axis_shape(ndim, axis, a.output_size))
+            offset = offset + (np.arange(lengths[axis]) * wa).reshape(
+                _axis_shape(ndim, axis, lengths[axis])[2:])
+        return best, indices + np.take(offset.reshape(-1), k)
+    js = np.unravel_index(k, lengths)
+    for axis, (pos, j, wa) in enumerate(zip(positions, js, w)):
+        o = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))
+        indices = indices + pos[o, j] * wa
+    return best, indices
+
+
 def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", ties: str = "first",
                       return_indices: bool = False, index_layout: str = "plane") -> PoolResult:
     """Adaptive max pooling: output cell ``i`` reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``.
@@ -772,21 +901,10 @@ def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", tie
     check_choice("nan_policy", nan_policy, NAN_POLICIES)
     check_choice("ties", ties, TIES)
     check_choice("index_layout", index_layout, INDEX_LAYOUTS)
-    tables = _adaptive_tables(geom)
-    out_shape = x.shape[:2] + geom.output_shape
-    best, winner, has = _running_max(_adaptive_taps(x, geom, tables), out_shape, x.dtype,
-                                     nan_policy, ties)
-    if not has.all():                   # only when every element of a bin was an ignored NaN
-        best[~has] = fill_value(x.dtype, "neg_inf")
-    indices = None
-    if return_indices:
-        js = np.unravel_index(np.where(winner < 0, 0, winner), tuple(a.max_bin for a in geom.axes))
-        plane = np.zeros(out_shape, dtype=np.int64)
-        for axis, (pos, _) in enumerate(tables):
-            o = np.arange(pos.shape[0]).reshape(_axis_shape(geom.ndim, axis, pos.shape[0]))
-            plane = plane * geom.axes[axis].input_size + pos[o, js[axis]]
-        plane = np.where(has, plane, -1)
-        indices = from_plane(plane, x.shape, index_layout)
+    fast = _adaptive_max_fast(x, geom, ties, return_indices, index_layout)
+    if fast is None:                    # a NaN in a bin (or a -0.0 that may tie with 0.0)
+        fast = _adaptive_max_general(x, geom, nan_policy, ties, return_indices, index_layout)
+    best, indices = fast
     rules = dict(nan_policy=nan_policy, ties=ties)
     return PoolResult(best, indices, geom, "adaptive_max", rules, x, index_layout)
 

@@ -174,3 +174,113 @@ def test_signed_zero_ties_keep_the_winners_sign(ties):
     x = _ties((2, 2, 12, 13), values=(0.0, -0.0, -1.0))
     y, _ = check_max(x, 3, 2, 1, ties=ties)
     assert np.signbit(y).any() and (~np.signbit(y)).any()
+
+
+# --------------------------------------------------------------------------- average
+
+
+def check_avg(x, kernel, stride=None, padding=0, dilation=1, **kw):
+    """Bit-identical to the reference: the same float64 sums in the same order."""
+    before = x.copy()
+    y = reference.avg_pool(x, kernel, stride, padding, dilation, **kw)
+    r = pooling.avg_pool(x, kernel, stride, padding, dilation, **kw)
+    np.testing.assert_array_equal(r.output, y)
+    np.testing.assert_array_equal(np.signbit(r.output), np.signbit(y))
+    assert r.output.dtype == y.dtype
+    np.testing.assert_array_equal(x, before)
+
+
+@pytest.mark.parametrize("divisor", ["valid", "padded", 1, 7])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int16"])
+def test_avg_pool_is_bit_identical(divisor, dtype):
+    x = (RNG.standard_normal((2, 3, 15, 17)) * 50).astype(dtype)
+    if x.dtype.kind == "f":
+        x[0, 0, :3, :3] = -0.0                         # all -0.0 windows average to +0.0
+    check_avg(x, 3, 2, 1, divisor=divisor)
+    check_avg(x, (2, 3), (3, 2), ((0, 2), (1, 1)), rounding="ceil", divisor=divisor)
+    check_avg(x, 2, 1, divisor=divisor)                # float64: read in place, no copy
+
+
+def test_avg_pool_empty_windows_and_dilation():
+    x = RNG.standard_normal((1, 2, 5, 7))
+    check_avg(x, 2, 3, padding=((3, 3), (1, 4)), dilation=(4, 3), rounding="ceil")
+    check_avg(x, 2, 3, padding=((3, 3), (1, 4)), dilation=(4, 3), rounding="ceil",
+              divisor="padded")
+    check_avg(RNG.standard_normal((2, 1, 8, 6, 7)), (3, 2, 2), (2, 1, 3), 1, divisor="padded")
+
+
+# --------------------------------------------------------------------------- adaptive
+
+
+@pytest.fixture
+def adaptive_fast_only(monkeypatch):
+    def general(*args, **kwargs):
+        raise AssertionError("the general path ran where the fast path must do")
+    monkeypatch.setattr(pooling, "_adaptive_max_general", general)
+
+
+def check_adaptive(x, out, layouts=INDEX_LAYOUTS, **rules):
+    before = x.copy()
+    y, plane = reference.adaptive_max_pool(x, out, **rules)
+    for layout in layouts:
+        r = pooling.adaptive_max_pool(x, out, return_indices=True, index_layout=layout, **rules)
+        np.testing.assert_array_equal(r.output, y)
+        np.testing.assert_array_equal(np.signbit(r.output), np.signbit(y))
+        assert r.output.dtype == y.dtype
+        np.testing.assert_array_equal(r.indices, from_plane(plane, x.shape, layout))
+        assert r.indices.dtype == np.int64
+    values_only = pooling.adaptive_max_pool(x, out, **rules)
+    np.testing.assert_array_equal(values_only.output, y)
+    np.testing.assert_array_equal(np.signbit(values_only.output), np.signbit(y))
+    np.testing.assert_array_equal(x, before)
+    return y, plane
+
+
+@pytest.mark.parametrize("ties", pooling.TIES)
+@pytest.mark.parametrize("spatial, out", [
+    ((14, 12), (7, 4)),          # regular, 2x3 bins: the max-pool taps
+    ((24, 20), (2, 4)),          # regular, 12x5 bins: rows + argmax on a strided view
+    ((23, 25), (5, 5)),          # bins of 5 and 6 elements: not a plain pooling, gathered
+    ((56, 56), (5, 5)),          # uniform bins of 12 with stride 11 (the benchmark's case)
+    ((9, 7), (4, 4)),            # overlapping bins of 2 and 3: gathered, positions clipped
+])
+def test_adaptive_bins(adaptive_fast_only, ties, spatial, out):
+    x = _ties((2, 3) + spatial)
+    check_adaptive(x, out, ties=ties, layouts=("plane", "tensor_colmajor"))
+
+
+def test_adaptive_one_and_three_axes(adaptive_fast_only):
+    check_adaptive(_ties((2, 2, 31)), 7, ties="last")
+    check_adaptive(_ties((1, 2, 6, 8, 9)), (3, 4, 4))
+    check_adaptive(_ties((1, 2, 6, 8, 9)), (2, 2, 2), ties="last")
+
+
+def test_adaptive_output_larger_than_input(adaptive_fast_only):
+    """O > I: bins repeat elements; no reduceat-style edge problem on the gathered path."""
+    check_adaptive(_ties((1, 2, 3, 5)), (7, 6))
+    check_adaptive(_ties((1, 2, 1, 2)), (3, 5), ties="last")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64"])
+def test_adaptive_integer_extremes(adaptive_fast_only, dtype):
+    info = np.iinfo(dtype)
+    x = RNG.choice(np.array([info.min, info.min, 0, info.max], dtype=dtype), size=(2, 2, 13, 11))
+    check_adaptive(x, (4, 3))
+    check_adaptive(x, (13, 1), ties="last")
+
+
+@pytest.mark.parametrize("out", [(4, 3), (2, 2), (5, 5)])
+@pytest.mark.parametrize("ties", pooling.TIES)
+def test_adaptive_signed_zeros(ties, out):
+    """0.0 and -0.0 tie; the output is the winning element itself, sign included."""
+    x = _ties((2, 2, 10, 10), values=(0.0, -0.0, -1.0))
+    y, _ = check_adaptive(x, out, ties=ties, layouts=("plane",))
+    assert np.signbit(y).any() and (~np.signbit(y)).any()
+
+
+@pytest.mark.parametrize("nan_policy", pooling.NAN_POLICIES)
+@pytest.mark.parametrize("ties", pooling.TIES)
+@pytest.mark.parametrize("out", [(4, 3), (2, 2), (5, 5)])
+def test_adaptive_nan_takes_the_general_path(nan_policy, ties, out):
+    x = _ties((2, 2, 10, 10), values=(np.nan, 1.0, 2.0, 2.0, -np.inf))
+    check_adaptive(x, out, nan_policy=nan_policy, ties=ties, layouts=("plane", "nhwc"))
