@@ -218,6 +218,17 @@ def test_tv08_dilation_padding_floor():
               [[5, 6, 5], [8, 9, 8], [5, 6, 5]], [[4, 5, 4], [7, 8, 7], [4, 5, 4]])
 
 
+def test_ceil_window_longer_than_the_input():
+    # I=1, K2 S2: floor has no window; the ceil rules lay one that hangs over by one tap
+    x = vec([7.0])
+    for rounding in ("ceil", "ceil_torch", "caffe"):
+        check_max(max_pool(x, 2, 2, rounding=rounding, return_indices=True), [7], [0])
+        check_avg(avg_pool(x, 2, 2, rounding=rounding), [7])
+        check_avg(avg_pool(x, 2, 2, rounding=rounding, divisor="padded"), [7])
+    with pytest.raises(PoolTutorError, match=re.escape("kernel=(2,) does not fit the input (1,)")):
+        max_pool(x, 2, 2)
+
+
 def test_tv39_valid_with_ceil_mode():
     x = img([[-1, 2, 3], [4, 5, -6], [-7, 8, 9]])
     check_max(max_pool(x, 2, 2, rounding="ceil_torch", return_indices=True),

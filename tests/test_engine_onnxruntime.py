@@ -2,8 +2,9 @@
 
 ONNX semantics in engine terms (semantics.md 2.2): ``ceil_mode=1`` is
 ``rounding="ceil_torch"``; padding is never selected (``pad_taps="skip"``); a
-window without an input element is the lowest finite value with index -1 in ORT
-(``empty_value="lowest"``); ties go to the first maximum in row-major order;
+window without an input element is the lowest finite value in ORT
+(``empty_value="lowest"``; -inf for float16) and its index is left out (see
+the last test); ties go to the first maximum in row-major order;
 ``Indices`` are ``index_layout="tensor"`` (``storage_order=1``:
 ``"tensor_colmajor"``); ``count_include_pad`` 0 / 1 is ``divisor="valid"`` /
 ``"padded"``.
@@ -109,7 +110,8 @@ CASES = _cases()
 
 
 def _inputs(case):
-    """Two inputs of different shapes whose windows fit the padded extent."""
+    """Two inputs of different shapes whose windows fit the padded extent (under ceil_mode
+    also a first window that hangs over it by less than a stride, as ONNX allows)."""
     rng = np.random.default_rng(case["seed"])
     ndim, pads = case["ndim"], case["pads"]
     arrays = []
@@ -117,7 +119,8 @@ def _inputs(case):
         sizes = []
         for i in range(ndim):
             dk = (case["kernel"][i] - 1) * case["dilation"][i] + 1
-            low = max(1, dk - pads[i] - pads[ndim + i])
+            overhang = case["stride"][i] - 1 if case["ceil"] else 0
+            low = max(1, dk - pads[i] - pads[ndim + i] - overhang)
             sizes.append(int(rng.integers(low, low + 6)))
         shape = (int(rng.integers(1, 3)), int(rng.integers(1, 4)), *sizes)
         dtype = np.dtype(case["dtype"])
@@ -168,7 +171,10 @@ def test_max_pool_matches_onnxruntime(case):
     for x in _inputs(case):
         before = x.copy()
         y_ort, i_ort = _run("MaxPool", case, attrs, True, x)
-        r = max_pool(x, **_engine_args(case), pad_taps="skip", empty_value="lowest",
+        # ORT fills a window without input elements with the lowest finite value, except
+        # its float16 kernel, which writes -inf
+        empty_value = "neg_inf" if x.dtype == np.float16 else "lowest"
+        r = max_pool(x, **_engine_args(case), pad_taps="skip", empty_value=empty_value,
                      empty_index="minus_one", ties="first", return_indices=True,
                      index_layout=layout)
         assert r.output.dtype == y_ort.dtype
@@ -179,7 +185,12 @@ def test_max_pool_matches_onnxruntime(case):
         # first plane of a 1-D input; so those positions are left out of the index comparison.
         empty = r.indices == -1
         np.testing.assert_array_equal(r.indices[~empty], i_ort[~empty])
-        lowest = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        if x.dtype == np.float16:
+            lowest = -np.inf
+        elif x.dtype.kind == "f":
+            lowest = np.finfo(x.dtype).min
+        else:
+            lowest = np.iinfo(x.dtype).min
         assert (r.output[empty] == lowest).all()
         COMPARED["empty windows"] += int(empty.sum())
         # ORT's Y-only kernel is a separate code path; without NaN it must agree too
@@ -225,6 +236,11 @@ def test_enough_cases_and_every_feature_is_drawn():
                    for a in g.axes for o in range(a.output_size))
 
     assert any(has_empty(c, x) for c in CASES for x in _inputs(c))
+    # and one whose window is longer than the padded input (one overhanging ceil window)
+    assert any((k - 1) * d + 1 > size + pb + pe
+               for c in CASES for x in _inputs(c)
+               for k, d, size, pb, pe in zip(c["kernel"], c["dilation"], x.shape[2:],
+                                             c["pads"][:c["ndim"]], c["pads"][c["ndim"]:]))
 
 
 def test_opset():
