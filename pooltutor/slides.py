@@ -131,11 +131,13 @@ class JSPackage:
     folder : str
         Where they go, under ``<out>/lib/``.
 
-    >>> p = JSPackage("@scope/pkg", "1.2.3", "sha512-x", ("dist/*.js",), "pkg")
+    >>> p = JSPackage("@scope/pkg", "1.2.3", "sha512-x", ("dist/*.js", "fonts/**"), "pkg")
     >>> p.spec, p.tarball_name, p.cdn_url("dist/a.js")
     ('@scope/pkg@1.2.3', 'scope-pkg-1.2.3.tgz', 'https://unpkg.com/@scope/pkg@1.2.3/dist/a.js')
     >>> p.wants("dist/a.js"), p.wants("dist/sub/a.js"), p.wants("dist/a.map")
     (True, False, False)
+    >>> p.wants("fonts/a/b/c.js"), p.wants("fonts")
+    (True, False)
     """
 
     name: str
@@ -149,6 +151,12 @@ class JSPackage:
         return f"{self.name}@{self.version}"
 
     @property
+    def stamp(self) -> str:
+        """What ``<out>/lib/<folder>/.version`` holds: the spec and a hash of :attr:`files`."""
+        digest = hashlib.sha256("\n".join(self.files).encode()).hexdigest()[:12]
+        return f"{self.spec} {digest}"
+
+    @property
     def tarball_name(self) -> str:
         """The file name ``npm pack`` gives the tarball."""
         return f"{self.name.lstrip('@').replace('/', '-')}-{self.version}.tgz"
@@ -157,13 +165,20 @@ class JSPackage:
         return f"{CDN}/{self.spec}/{path}"
 
     def wants(self, path: str) -> bool:
-        """True if ``path`` matches one of :attr:`files` (``*`` stays inside one folder)."""
+        """True if ``path`` matches one of :attr:`files`.
+
+        ``*`` stays inside one folder; a final ``/**`` takes everything below.
+        """
         parts = path.split("/")
         for pattern in self.files:
             pieces = pattern.split("/")
-            if len(pieces) == len(parts) and all(
-                fnmatch.fnmatchcase(part, piece) for part, piece in zip(parts, pieces, strict=True)
-            ):
+            if pieces[-1] == "**":
+                pieces = pieces[:-1]
+                if len(parts) <= len(pieces):
+                    continue
+            elif len(parts) != len(pieces):
+                continue
+            if all(fnmatch.fnmatchcase(part, piece) for part, piece in zip(parts, pieces, strict=True)):
                 return True
         return False
 
@@ -206,7 +221,7 @@ JS_PACKAGES: dict[str, JSPackage] = {
             ("MathJax.js", "LICENSE", "config/TeX-AMS_SVG-full.js", "config/Safe.js",
              "extensions/*.js", "extensions/TeX/*.js", "jax/input/TeX/*",
              "jax/element/mml/*", "jax/element/mml/optable/*", "jax/output/SVG/*.js",
-             "jax/output/SVG/autoload/*", "jax/output/SVG/fonts/TeX/*",
+             "jax/output/SVG/autoload/*", "jax/output/SVG/fonts/TeX/**",
              "localization/en/*"),
             "mathjax",
         ),
@@ -353,7 +368,7 @@ def install_offline_assets(out: str | os.PathLike[str], cache: str | os.PathLike
     """
     lib = Path(out) / LIB_DIR
     stale = [p for p in JS_PACKAGES.values()
-             if _read(lib / p.folder / ".version") != p.spec]
+             if _read(lib / p.folder / ".version") != p.stamp]
     if not stale:
         return lib
     tarballs = fetch_js_packages(cache, log=log)
@@ -364,7 +379,7 @@ def install_offline_assets(out: str | os.PathLike[str], cache: str | os.PathLike
         count = _extract(package, tarballs[package.folder], dest)
         if count == 0:
             raise SlidesError(f"{package.spec}: none of {package.files} is in its tarball")
-        (dest / ".version").write_text(package.spec + "\n", encoding="utf-8")
+        (dest / ".version").write_text(package.stamp + "\n", encoding="utf-8")
     if log:
         log(f"JavaScript for offline decks in {lib} ({_size_text(_tree_size(lib))})")
     return lib
@@ -557,13 +572,23 @@ _WIDGET_MODULES = ("@jupyter-widgets/base", "@jupyter-widgets/controls", "@jupyt
                    "@jupyter-widgets/html-manager/dist/libembed-amd")
 
 
-# nbconvert's footer script, changed in two ways: MathJax calls are guarded,
-# and in reveal.js' print view (?print-pdf) the deck is laid out only after the
+# nbconvert's footer script, changed in three ways: MathJax calls are guarded;
+# in reveal.js' print view (?print-pdf) the deck is laid out only after the
 # widgets and the formulas are rendered (reveal.js sizes the PDF pages once,
-# at initialisation; widgets drawn later would spill onto the next page).
+# at initialisation; widgets drawn later would spill onto the next page); and
+# keys pressed in a widget stay there (an arrow key on a focused slider moves
+# the slider, not the deck).
 _FOOTER_JS = """
 <script>
 (function () {
+  var slides = document.querySelector('.reveal .slides');
+  ['keydown', 'keypress'].forEach(function (type) {
+    slides.addEventListener(type, function (event) {
+      if (event.target.closest && event.target.closest('.jupyter-widgets')) {
+        event.stopPropagation();
+      }
+    });
+  });
   function widgetsRendered() {
     var views = document.querySelectorAll(
       'script[type="application/vnd.jupyter.widget-view+json"]');

@@ -1,0 +1,390 @@
+"""The classroom delivery in a real browser: Debian's Chromium driven by Playwright.
+
+* ``pooltutor app`` (Voila, one server for the module): every notebook renders
+  without an error, a slider moved with the keyboard changes the picture, a
+  self-check answers right and wrong for typed answers;
+* ``pooltutor slides --offline`` (exported once per session, shared with
+  ``tests/test_slides_app_cli.py``): every deck opens from ``file://`` with all
+  its pictures loaded and makes no request outside the file system; the
+  kernel-free stepper changes frame; ``print_pdf`` makes a handout.
+
+Without Chromium or Playwright these tests skip, unless
+``POOLTUTOR_REQUIRE_BROWSER=1`` (set by ``.ci/run``): then they fail.  With
+``POOLTUTOR_SCREENSHOTS=<folder>`` they also save ``app.png`` and ``slide.png``
+there (the README's pictures).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pooltutor import slides
+from pooltutor._notebooks import notebook_sources
+
+# the session's deck export and the demo notebook, shared with the non-browser tests
+from test_slides_app_cli import (  # isort: skip
+    DEMO_NAME,
+    DEMO_RIGHT,
+    DEMO_WRONG,
+    exported_decks,
+    start_deck_export,
+    write_demo,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = notebook_sources(REPO_ROOT / "notebooks")
+PAGE_NAMES = [*(p.stem for p in NOTEBOOKS), DEMO_NAME]
+CHROMIUM = os.environ.get("POOLTUTOR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--disable-quic"]
+APP_START_TIMEOUT = 90  # s for Voila to answer
+RENDER_TIMEOUT = 120_000  # ms for Voila to execute one notebook (all run at once)
+SCREENSHOTS = os.environ.get("POOLTUTOR_SCREENSHOTS")
+MAX_SCREENSHOT_BYTES = 150_000
+
+
+def _missing_browser() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+_MISSING = _missing_browser()
+if _MISSING is not None:
+    if os.environ.get("POOLTUTOR_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"POOLTUTOR_REQUIRE_BROWSER=1 but {_MISSING}", pytrace=False)
+    pytest.skip(f"browser tests need a browser: {_MISSING}", allow_module_level=True)
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def deck_export(tmp_path_factory):
+    """The session's deck export, started in the background as early as possible."""
+    proc = start_deck_export(tmp_path_factory.getbasetemp())
+    yield proc
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory, deck_export) -> Path:
+    return exported_decks(tmp_path_factory.getbasetemp(), deck_export)
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory, deck_export):
+    """``pooltutor app`` on a free port, serving the course notebooks and the demo
+    (the deck export runs meanwhile)."""
+    folder = tmp_path_factory.mktemp("app")
+    write_demo(folder / "notebooks")
+    port = _free_port()
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(folder / "config")}
+    log_path = folder / "app.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pooltutor", "app", "--no-browser", "--port", str(port),
+             "--notebook-dir", str(folder / "notebooks"), "--",
+             "--VoilaConfiguration.show_tracebacks=True"],
+            cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # own process group: stop Voila and its kernels
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        start = time.monotonic()
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"pooltutor app exited with {proc.returncode}:\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base}/voila/tree", timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() - start > APP_START_TIMEOUT:
+                pytest.fail(f"no answer from {base} in {APP_START_TIMEOUT} s:\n"
+                            f"{log_path.read_text()}")
+            time.sleep(0.25)
+        yield base, log_path
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def app_pages(browser, app_server):
+    """Every notebook opened in the app at once (Voila runs their kernels side by side)."""
+    base, log_path = app_server
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    pages = {}
+    for name in PAGE_NAMES:
+        page = context.new_page()
+        page.goto(f"{base}/voila/render/{name}.ipynb", wait_until="commit", timeout=RENDER_TIMEOUT)
+        pages[name] = page
+    for page in pages.values():
+        page.wait_for_load_state("load", timeout=RENDER_TIMEOUT)
+        page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT)
+        # the widgets are drawn by the page's JavaScript once the page is in
+        page.wait_for_function(
+            "() => document.querySelectorAll('.jupyter-widgets').length === 0"
+            " || document.querySelectorAll('.widget-subarea, .jp-OutputArea-output').length > 0",
+            timeout=30_000)
+    yield pages
+    context.close()
+
+
+def _save_screenshot(page, name: str) -> None:
+    """Save a small PNG of ``page`` into $POOLTUTOR_SCREENSHOTS (palette PNG < 150 kB)."""
+    if not SCREENSHOTS:
+        return
+    from PIL import Image
+
+    folder = Path(SCREENSHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    raw = folder / f".{name}.raw.png"
+    page.screenshot(path=str(raw))
+    image = Image.open(raw).convert("RGB")
+    for colors in (128, 64, 32):
+        image.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(
+            folder / name, optimize=True)
+        if (folder / name).stat().st_size < MAX_SCREENSHOT_BYTES:
+            break
+    raw.unlink()
+    assert (folder / name).stat().st_size < MAX_SCREENSHOT_BYTES
+
+
+# ----------------------------------------------------------------------- app
+
+
+def _allowed_errors(name: str) -> int:
+    """Cells tagged raises-exception in the notebook's source (their error is the lesson)."""
+    path = REPO_ROOT / "notebooks" / f"{name}.py"
+    if not path.is_file():
+        return 0
+    return len(re.findall(r"^# %%.*\braises-exception\b", path.read_text(encoding="utf-8"), re.M))
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_app_serves_the_notebook_without_an_error(app_pages, name):
+    page = app_pages[name]
+    text = page.inner_text("body")
+    errors = (page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count()
+              + text.count("There was an error when executing cell"))
+    allowed = _allowed_errors(name)
+    assert errors <= allowed, f"{name}: {errors} error output(s) on the page:\n{text[:3000]}"
+    if allowed == 0:
+        assert "Traceback" not in text
+    assert page.locator(".jp-Cell, .jp-OutputArea-output, .jp-RenderedMarkdown").count() > 0
+    assert "404" not in page.title()
+    # every picture on the page is loaded
+    broken = page.evaluate("() => Array.from(document.images)"
+                           ".filter(i => !(i.complete && i.naturalWidth > 0))"
+                           ".map(i => i.src.slice(0, 80))")
+    assert broken == []
+
+
+#: the handle of a slider that is not disabled (ipywidgets marks a disabled one's track)
+ENABLED_HANDLE = ".noUi-target:not([disabled]) .noUi-handle"
+_PICTURE = """() => Array.from(document.querySelectorAll('img'))
+    .filter(i => i.offsetParent !== null).map(i => i.src).join('|')
+  + Array.from(document.querySelectorAll('.widget-output, .widget-html-content'))
+    .filter(e => e.offsetParent !== null).map(e => e.innerText).join('|')"""
+
+
+def _move_slider(page, handle) -> str:
+    """Press an arrow key on a focused slider handle; return the key (away from the end)."""
+    now, top = handle.get_attribute("aria-valuenow"), handle.get_attribute("aria-valuemax")
+    key = "ArrowLeft" if now is not None and now == top else "ArrowRight"
+    handle.focus()
+    page.keyboard.press(key)
+    return key
+
+
+def test_app_slider_moved_with_the_keyboard_changes_the_picture(app_pages):
+    page = app_pages[DEMO_NAME]
+    handle = page.locator(ENABLED_HANDLE).first
+    handle.wait_for(state="visible")
+    images = page.locator(".widget-image")
+    before = [images.nth(i).get_attribute("src") for i in range(images.count())]
+    _move_slider(page, handle)
+    page.wait_for_function(
+        "before => Array.from(document.querySelectorAll('.widget-image'))"
+        ".some((img, i) => img.getAttribute('src') !== before[i])", arg=before, timeout=15_000)
+    _save_screenshot(app_pages.get("01_window_placement", page), "app.png")
+
+
+@pytest.mark.parametrize("name", [p.stem for p in NOTEBOOKS])
+def test_app_sliders_of_the_course_notebooks_do_something(app_pages, name):
+    """The first slider of each course notebook that has one changes what the page shows."""
+    page = app_pages[name]
+    handles = page.locator(ENABLED_HANDLE)
+    if handles.count() == 0:
+        return  # this notebook has no slider that can move: nothing to check
+    handle = handles.first
+    handle.scroll_into_view_if_needed()
+    before = page.evaluate(_PICTURE)
+    key = _move_slider(page, handle)
+    page.wait_for_function(f"before => ({_PICTURE})() !== before", arg=before, timeout=15_000)
+    assert key in ("ArrowLeft", "ArrowRight")
+
+
+def _feedback_after(page, check, answer: str, submit: str) -> str:
+    box = check.locator("input[type=text]")
+    feedback = check.locator(".widget-html").last
+    old = feedback.inner_text()
+    box.fill(answer)
+    if submit == "enter":
+        box.press("Enter")
+    else:
+        check.locator("button").click()
+    page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.trim() !== ''",
+                           arg=[feedback.element_handle(), old], timeout=15_000)
+    return feedback.inner_text()
+
+
+def test_app_self_check_answers_right_and_wrong(app_pages):
+    page = app_pages[DEMO_NAME]
+    check = page.locator(".pooltutor-selfcheck").first
+    check.wait_for(state="visible")
+    wrong = _feedback_after(page, check, DEMO_WRONG, "enter")
+    assert "Not quite" in wrong and f"you said {DEMO_WRONG}" in wrong and "the answer is 2" in wrong
+    right = _feedback_after(page, check, DEMO_RIGHT, "click")
+    assert right.strip().startswith("\u2714") and "Right: 2." in right
+
+
+@pytest.mark.parametrize("name", [p.stem for p in NOTEBOOKS])
+def test_app_self_checks_of_the_course_notebooks_answer(app_pages, name):
+    """Each self-check of a course notebook reacts to a typed answer (it has a kernel)."""
+    page = app_pages[name]
+    checks = page.locator(".pooltutor-selfcheck")
+    for i in range(checks.count()):
+        check = checks.nth(i)
+        check.scroll_into_view_if_needed()
+        text = _feedback_after(page, check, "not a number", "click")
+        assert "Could not read 'not a number'" in text
+
+
+# -------------------------------------------------------------------- slides
+
+
+DECK_NAMES = [*(p.stem for p in NOTEBOOKS), DEMO_NAME]
+
+
+@pytest.fixture(scope="module")
+def deck_page(browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 720})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+_WIDGETS_RENDERED = """() => Array.from(document.querySelectorAll(
+    'script[type="application/vnd.jupyter.widget-view+json"]')).every(view => {
+      const area = view.previousElementSibling;
+      return area && area.classList.contains('widget-subarea') && area.children.length > 0; })"""
+
+
+def _open_deck(page, deck: Path, fragment: str = ""):
+    requests, failed, errors = [], [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(f"{r.url} {r.failure}"))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(deck.as_uri() + fragment)
+    page.wait_for_selector(".reveal.ready", timeout=30_000)
+    page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
+    page.wait_for_load_state("load")
+    return requests, failed, errors
+
+
+@pytest.mark.parametrize("name", DECK_NAMES)
+def test_offline_deck_shows_every_picture_without_network(decks, deck_page, name):
+    page = deck_page
+    requests, failed, errors = _open_deck(page, decks / f"{name}{slides.DECK_SUFFIX}")
+    page.wait_for_function("() => Array.from(document.images).every(i => i.complete)",
+                           timeout=15_000)
+    images = page.evaluate(
+        "() => Array.from(document.images).map(i => [i.naturalWidth, i.src.slice(0, 60)])")
+    assert images, "a deck without pictures"
+    assert [src for width, src in images if width == 0] == []
+    outside = [u for u in requests if not u.startswith(("file://", "data:", "blob:"))]
+    assert outside == [], f"requests outside the deck: {outside}"
+    assert failed == []
+    assert errors == []
+    if name == "01_window_placement":
+        page.goto((decks / f"{name}{slides.DECK_SUFFIX}").as_uri() + "#/2")
+        page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
+        _save_screenshot(page, "slide.png")
+
+
+def test_offline_deck_stepper_changes_frame_without_a_kernel(decks, deck_page):
+    page = deck_page
+    _open_deck(page, decks / f"{DEMO_NAME}{slides.DECK_SUFFIX}", "#/1")
+    handle = page.locator("section.present .noUi-handle").first
+    handle.wait_for(state="visible", timeout=15_000)
+    visible_frame = ("() => Array.from(document.querySelectorAll('section.present img'))"
+                     ".filter(i => i.offsetParent !== null).map(i => i.src).join('|')")
+    before = page.evaluate(visible_frame)
+    assert before
+    handle.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"before => ({visible_frame})() !== before && ({visible_frame})() !== ''",
+        arg=before, timeout=10_000)
+    assert page.locator("section.present .widget-readout").first.inner_text().strip() == "1"
+    assert page.evaluate("() => location.hash") == "#/1"  # the key moved the slider, not the deck
+
+
+def test_pdf_handout(decks, tmp_path):
+    deck = decks / f"{DEMO_NAME}{slides.DECK_SUFFIX}"
+    pdf = slides.print_pdf(deck, tmp_path / "demo.pdf", chromium=CHROMIUM)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF")
+    pages = len(re.findall(rb"/Type\s*/Page\b", data))
+    assert pages >= 3  # one page per slide at least
