@@ -113,6 +113,25 @@ def test_axes_are_independent(axes, rounding):
     assert g.window(last) == [(ax.taps(o), ax.tap_kinds(o)) for ax, o in zip(g.axes, last)]
 
 
+@pytest.mark.parametrize(
+    ("size", "kernel", "stride", "ceil_size"),
+    [(1, 2, 2, 1), (2, 4, 3, 1), (1, 3, 2, None), (3, 5, 2, None), (3, 5, 3, 1)],
+)
+def test_ceil_window_longer_than_the_padded_input(size, kernel, stride, ceil_size):
+    """Under the ceil rules one window may hang over the padded input by less than a stride
+    (PyTorch / ONNX pool I=1 with K=2, S=2, ceil_mode into one window); floor never."""
+    for rounding in ROUNDINGS:
+        if ceil_size is None or rounding in ("floor", "floor_clip"):
+            with pytest.raises(PoolTutorError, match="does not fit the padded input"):
+                output_length(size, kernel, stride, rounding=rounding)
+        else:
+            assert output_length(size, kernel, stride, rounding=rounding) == (1, 1, False)
+            ax = pool_geometry((size,), kernel, stride, rounding=rounding).axes[0]
+            assert ax.window_starts == (0,)
+            assert ax.tap_kinds(0) == ("input",) * size + ("outside",) * (kernel - size)
+            assert ax.end_overhang == kernel - size
+
+
 def test_stride_defaults_to_kernel():
     assert pool_geometry((7, 9), (2, 3)).stride == (2, 3)
     assert pool_geometry((7, 9), (2, 3)).output_shape == (3, 3)
