@@ -139,7 +139,7 @@ class PaddingModeExplorer(Explorer):
     def draw(self) -> dict[str, Any]:
         i, f, s, d, b, a = (w.value for w in self.params)
         self.plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes,
-                                       fig=self.figure)
+                                       fig=self.figure, fit_figure=True)
         self._show_explain()
         return {"params": dict(input_size=i, window=f, stride=s, dilation=d, pre_padding=b,
                                post_padding=a, mode_set=self.mode_set.value),

@@ -375,7 +375,8 @@ def _bar_segments(axis: AxisGeometry, starts, level0: float, step: float):
 def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                        post_padding: int = 0, *, dilation: int = 1,
                        modes: Sequence[Any] = TENSORRT_MODES, pad_taps: str = "neg_inf",
-                       fig=None, title: str | None = None) -> PaddingModesPlot:
+                       fig=None, fit_figure: bool = False, title: str | None = None
+                       ) -> PaddingModesPlot:
     """Draw one axis under several padding modes, one row per mode.
 
     Parameters
@@ -396,6 +397,9 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         documents -inf).
     fig : matplotlib Figure, optional
         Drawn into (cleared first); a new one otherwise.
+    fit_figure : bool
+        Resize ``fig`` to the size the picture needs (explorers do, so that
+        cells stay big whatever the number of windows).
 
     Returns
     -------
@@ -466,17 +470,21 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     bar_step = 0.2
     bars_top = 1.1                                    # first bar, below the index labels
     body = bars_top + bar_step * max_windows + 0.15   # cells + indices + bars, in cell units
+    extra = 0.95 if errors else 0.0                   # inches for a rejection's reason
+    auto_cell = min(0.6, 10.0 / n_cells)
+    auto_size = (max(7.0, n_cells * auto_cell + 1.0),
+                 TOP + n_rows * (ROW_TITLE + extra + (body + 0.5) * auto_cell) + 0.1)
     if fig is None:
         from .explorer import new_figure
 
-        cell = min(0.6, 10.0 / n_cells)
-        fig = new_figure((max(7.0, n_cells * cell + 1.0),
-                          TOP + n_rows * (ROW_TITLE + (body + 0.5) * cell) + 0.1), dpi=100)
+        fig = new_figure(auto_size, dpi=100)
+    elif fit_figure:
+        fig.set_size_inches(auto_size)
     w, h = fig.get_size_inches()
-    cell = min((w - 0.6) / n_cells, ((h - TOP - 0.1) / n_rows - ROW_TITLE) / (body + 0.5), 0.9)
+    cell = min((w - 0.6) / n_cells,
+               ((h - TOP - 0.1) / n_rows - ROW_TITLE - extra) / (body + 0.5), 0.9)
     cell = max(cell, 0.05)
-    if errors:                                        # room for a rejection's reason (5 lines)
-        body = max(body, 1.05 + 0.95 / cell)
+    body += extra / cell
     cell_pt = cell * 72
     title_u = ROW_TITLE / cell                        # the row title, in cell units
     row_u = title_u + body + 0.5
@@ -492,7 +500,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     cell_acc = _Cells()
     from matplotlib.collections import LineCollection
 
-    width_in = n_cells * cell
+    width_in = w - (w - n_cells * cell) / 2 - 0.4    # from the grid's left edge to the figure's
     cells_by_mode, last_windows, dropped, bars, row_titles, label_texts = {}, {}, {}, {}, {}, {}
     for r, name in enumerate(names):
         y0 = r * row_u                                # centre line of this row's cells
