@@ -337,7 +337,7 @@ class _Toy(Explorer):
         if self.n.value == -2:
             raise KeyError("boom")
         if self.n.value == -3:
-            warnings.warn("careful", UserWarning)
+            warnings.warn("careful", UserWarning, stacklevel=2)
         self.figure.clear()
         self.figure.add_subplot().set_title(str(self.n.value))
         return {"n": self.n.value}
@@ -361,8 +361,9 @@ def test_explorer_guard_shows_reasons_and_greys_the_picture():
 
 
 def test_png_helpers_and_frames_widget():
-    from PIL import Image
     import io
+
+    from PIL import Image
 
     fig = new_figure((1, 0.5), dpi=20)
     fig.patch.set_facecolor("#ff0000")
@@ -458,11 +459,11 @@ def test_window_stepper_sweep_never_raises():
     picked = [combos[i] for i in rng.choice(len(combos), size=60, replace=False)]
     for combo in picked:
         s._syncing = True
-        for name, v in zip(names, combo):
+        for name, v in zip(names, combo, strict=True):
             getattr(s, name).value = v
         s._syncing = False
         s.safe_update()
-        p = dict(zip(names, combo))
+        p = dict(zip(names, combo, strict=True))
         expected = _expected_stepper_error(p["size"], p["window"], p["stride"], p["dilation"],
                                            p["pad_before"], p["pad_after"], p["rounding"],
                                            p["limits"])
@@ -538,7 +539,7 @@ def test_padding_explorer_sweep_never_raises():
     for i in rng.choice(len(combos), size=45, replace=False):
         *numbers, mode_set = combos[i]
         e._syncing = True
-        for widget, v in zip(e.params, numbers):
+        for widget, v in zip(e.params, numbers, strict=True):
             widget.value = v
         e.mode_set.value = mode_set
         e._syncing = False

@@ -238,7 +238,8 @@ class Explorer:
     # ------------------------------------------------------------ to override
 
     def draw(self) -> dict[str, Any] | None:
-        """Redraw :attr:`figure` from the controls; raise ``ValueError``/``TypeError`` if invalid."""
+        """Redraw :attr:`figure` from the controls; raise ``ValueError`` / ``TypeError``
+        for an invalid combination (before touching the figure)."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- helpers

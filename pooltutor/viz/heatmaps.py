@@ -227,7 +227,7 @@ def _taps(axis, o):
 
 
 def fit_cell_text(ax, cell_inches: float, *, gids=("value", "padding-text")) -> float:
-    """Scale the texts written in cells so that they fill about a third of a cell and never overflow.
+    """Scale the texts written in cells: about a third of a cell high, never overflowing.
 
     Returns the font size used for values.
     """
@@ -312,7 +312,7 @@ def _tick_range(lo: int, hi: int) -> list[int]:
 
 
 def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None):
-    """Draw an output plane (1-D as one row); ``highlight`` (a cell) gets an outline with gid ``"output"``.
+    """Draw an output plane (1-D as one row); ``highlight`` (a cell) is outlined, gid ``"output"``.
 
     Returns the ``AxesImage``.
 
@@ -360,7 +360,7 @@ def _window_cells(geometry, out_index, depth=None):
 
 def plot_window(ax, geometry, out_index, *, depth: int | None = None, color=style.WINDOW_COLOR,
                 gid: str = "window", linewidth: float = 3.0):
-    """Outline the taps of the window of ``out_index``, one square per tap (dilated taps stay apart).
+    """Outline the taps of the window of ``out_index``: one square per tap (dilated taps apart).
 
     Taps past the padded input are dashed.  For a 3-D geometry the window
     is drawn on the depth slice ``depth`` (dotted when the window does not
@@ -430,7 +430,8 @@ def _dropped_label(ax, cells, at_right: bool):
         frac = (centre - lo) / (hi - lo) if hi != lo else 0.5
         x, ha = (j_min, "left") if frac < 0.3 else (j_max, "right") if frac > 0.7 else (centre,
                                                                                           "center")
-    return ax.annotate("dropped: starts in end padding", xy=(x, 0), xycoords=("data", "axes fraction"),
+    return ax.annotate("dropped: starts in end padding", xy=(x, 0),
+                       xycoords=("data", "axes fraction"),
                        xytext=(0, -TICKS * 72 - 1), textcoords="offset points", ha=ha, va="top",
                        fontsize=10, color=style.DROPPED_COLOR, fontweight="bold",
                        gid="dropped-label", annotation_clip=False)
@@ -545,7 +546,7 @@ def _winner(result, n, c, out_index):
     from ..reference import fill_value, max_window
 
     per_axis = result.geometry.window(out_index)
-    combos = list(itertools.product(*(zip(t, k) for t, k in per_axis)))
+    combos = list(itertools.product(*(zip(t, k, strict=True) for t, k in per_axis)))
     taps = []
     for combo in combos:
         kinds = [k for _, k in combo]
@@ -622,7 +623,7 @@ def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool 
 
 
 def _auto_figsize(in_shape, out_shape, one_d: bool, n_legend: int = 5, note: bool = True):
-    """A figure size giving cells of about 0.6 inch (less for big grids), at most ~11 inches wide."""
+    """A figure size giving cells of about 0.6 inch (less for big grids), at most ~11 in wide."""
     in_r, in_c = in_shape
     out_r, out_c = out_shape
     if one_d:
@@ -660,14 +661,14 @@ def _legend_handles(result, has_dropped: bool, has_outside: bool, has_padding: b
 
 
 def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> PoolingPlot:
-    """Draw (or, with ``reuse``, move the existing) window, winner, output cell and dropped window."""
+    """Draw (or, with ``reuse``, move) the window, winner, output cell and dropped window."""
     result = plot.result
     geometry = result.geometry
     n, c, depth = plot.n, plot.c, plot.depth
     cells = _window_cells(geometry, out_index, depth)
     if reuse and len(plot.window) == len(cells):
         window = list(plot.window)
-        for patch, ((i, j), ls) in zip(window, cells):
+        for patch, ((i, j), ls) in zip(window, cells, strict=True):
             patch.set_xy((j - 0.5, i - 0.5))
             patch.set_linestyle(ls)
     else:

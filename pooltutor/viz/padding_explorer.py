@@ -174,7 +174,7 @@ class PaddingModeExplorer(Explorer):
         def apply(values):
             self._syncing = True
             try:
-                for widget, v in zip(self.params, values):
+                for widget, v in zip(self.params, values, strict=True):
                     widget.max = max(widget.max, v)
                     widget.value = v
             finally:
@@ -183,7 +183,7 @@ class PaddingModeExplorer(Explorer):
 
         order = ("input_size", "window", "stride", "pre_padding", "post_padding", "dilation")
         pngs, _ = self.collect_frames(
-            [dict(zip(order, p)) for p in presets.values()],
+            [dict(zip(order, p, strict=True)) for p in presets.values()],
             lambda p: apply([p[k] for k in ("input_size", "window", "stride", "dilation",
                                               "pre_padding", "post_padding")]))
         labels = [f"{name}: I={p[0]}, F={p[1]}, S={p[2]}, B={p[3]}, A={p[4]}"

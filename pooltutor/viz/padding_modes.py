@@ -438,7 +438,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
 
     geometries: dict[str, ModeGeometry | None] = {}
     errors: dict[str, str] = {}
-    for mode, name in zip(modes, names):
+    for mode, name in zip(modes, names, strict=True):
         try:
             geometries[name] = mode_geometry(mode, size, window, stride, pre_padding=pre_padding,
                                              post_padding=post_padding, dilation=dilation)
@@ -537,8 +537,8 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         if g.dilation > 1:
             taps = [(start + j * g.dilation, y0 + bars_top + bar_step * o)
                     for o, start in enumerate(starts) for j in range(g.kernel)]
-            ax.plot(*zip(*taps), linestyle="none", marker="s", markersize=5, color=BAR_COLOR,
-                    gid="window-tap")
+            ax.plot(*zip(*taps, strict=True), linestyle="none", marker="s", markersize=5,
+                    color=BAR_COLOR, gid="window-tap")
         cells = [(y0, t) for t in g.taps(len(starts) - 1)]
         last_windows[name] = _cells(ax, cells, "window", facecolors="none",
                                     edgecolors=style.WINDOW_COLOR, linewidths=3, zorder=5,

@@ -225,7 +225,7 @@ class WindowStepper(Explorer):
         old = self.plot.out_index if self.plot is not None else (0,) * len(shape)
         if len(old) != len(shape):
             old = (0,) * len(shape)
-        kept = tuple(min(o, s - 1) for o, s in zip(old, shape))
+        kept = tuple(min(o, s - 1) for o, s in zip(old, shape, strict=True))
         self._syncing = True
         try:
             if self.position.max < count - 1:
@@ -262,8 +262,9 @@ class WindowStepper(Explorer):
         self.cell_label.value = (f"<b>output {out_index if len(out_index) > 1 else out_index[0]}"
                                  f"</b> of {'×'.join(map(str, shape))}")
         value = self.result.output[(0, 0) + out_index]
-        return {"params": dict(zip(("size", "window", "stride", "dilation", "pad_before",
-                                    "pad_after", "rounding", "pad_taps", "op", "limits"), params)),
+        names = ("size", "window", "stride", "dilation", "pad_before", "pad_after", "rounding",
+                 "pad_taps", "op", "limits")
+        return {"params": dict(zip(names, params, strict=True)),
                 "out_index": out_index, "output_shape": shape, "value": float(value),
                 "winner": self.plot.winner_cell}
 
