@@ -471,8 +471,18 @@ class AdaptiveGeometry:
         return tuple(a.output_size for a in self.axes)
 
     def window(self, out_index: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+        """Per axis, the elements of the bin of output cell ``out_index`` (all ``"input"``)."""
+        if len(out_index) != self.ndim:
+            raise PoolTutorError(
+                f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need {self.ndim}"
+            )
         result = []
         for a, o in zip(self.axes, out_index):
+            check_int("out_index", o, minimum=0)
+            if o >= a.output_size:
+                raise PoolTutorError(
+                    f"out_index={tuple(out_index)!r} is outside the output shape {self.output_shape}"
+                )
             start, stop = a.bins[o]
             taps = tuple(range(start, stop))
             result.append((taps, ("input",) * len(taps)))

@@ -407,3 +407,14 @@ def test_geometry_rejects_bad_arguments(call, error, message):
 def test_geometry_helpers_check_arguments(call, name):
     with pytest.raises((PoolTutorError, PoolTutorTypeError), match=name):
         call()
+
+
+@pytest.mark.parametrize("out_index, message", [
+    ((-1,), "out_index=-1 is not allowed"),
+    ((3,), r"out_index=\(3,\) is outside the output shape \(3,\)"),
+    ((0, 0), r"out_index=\(0, 0\) has 2 entries: need 1"),
+])
+def test_adaptive_window_checks_out_index(out_index, message):
+    with pytest.raises(PoolTutorError, match=message):
+        adaptive_geometry((5,), 3).window(out_index)
+    assert adaptive_geometry((5,), 3).window((1,)) == [((1, 2, 3), ("input",) * 3)]
