@@ -81,7 +81,8 @@ print("shape (N, C, H, W):", x.shape, " values from", x.min(), "to", x.max())
 # %% tags=["hide-input"]
 g8 = pooltutor.pool_geometry(x.shape[2:], kernel=8)
 SelfCheck("Output shape (H, W) of an 8 × 8 max pool, stride 8, on the 600 × 512 picture?",
-          g8.output_shape, explanation=g8.describe(), hint="floor(600 / 8) rows, floor(512 / 8) columns")
+          g8.output_shape, explanation=g8.describe(),
+          hint="floor(600 / 8) rows, floor(512 / 8) columns")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ## Max or average?
@@ -133,7 +134,8 @@ print(pooltutor.pool_geometry(x.shape[2:], kernel=44, rounding="floor").describe
 # %% tags=["hide-input"]
 g44 = pooltutor.pool_geometry(x.shape[2:], kernel=44, rounding="ceil_torch")
 SelfCheck("Output shape (H, W) of the 44 × 44 pool, stride 44, with rounding='ceil_torch'?",
-          g44.output_shape, explanation=g44.describe(), hint="ceil instead of floor in the same formula")
+          g44.output_shape, explanation=g44.describe(),
+          hint="ceil instead of floor in the same formula")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # The general formula is $O = \left\lfloor \frac{I + p_b + p_e - D_K}{S} \right\rfloor + 1$
@@ -153,7 +155,8 @@ SelfCheck("Output shape (H, W) of the 44 × 44 pool, stride 44, with rounding='c
 # * an 8 × 8 window reads every pixel.
 
 # %%
-spread = [{"op": "max", "kernel": 3, "stride": 8}, {"op": "max", "kernel": 3, "stride": 8, "dilation": 3},
+spread = [{"op": "max", "kernel": 3, "stride": 8},
+          {"op": "max", "kernel": 3, "stride": 8, "dilation": 3},
           {"op": "max", "kernel": 8}]
 fig = plot_image_pooling(x, spread, view=(120, 330, 120, 400), ncols=2)
 fig

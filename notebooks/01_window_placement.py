@@ -146,9 +146,10 @@ print("taps of every window:", [ax_dil.taps(o) for o in range(ax_dil.output_size
 
 # %% tags=["hide-input"]
 g_taps = pool_geometry((9,), kernel=3, stride=2, padding=1, dilation=2)
-SelfCheck("Input positions read by window 2 (I=9, K=3, S=2, D=2, padding 1)?", g_taps.axes[0].taps(2),
-          explanation=g_taps.describe() + f"\nwindow 2 starts at 2*2 - 1 = {g_taps.axes[0].window_starts[2]}",
-          hint="start at o*S - p_b, then add D for every further tap")
+start = g_taps.axes[0].window_starts[2]
+SelfCheck("Input positions read by window 2 (I=9, K=3, S=2, D=2, padding 1)?",
+          g_taps.axes[0].taps(2), hint="start at o*S - p_b, then add D for every further tap",
+          explanation=g_taps.describe() + f"\nwindow 2 starts at 2*2 - 1 = {start}")
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. What padding means in a max window
@@ -236,9 +237,10 @@ print("TensorRT:", frameworks.tensorrt_pooling(x21, 2, 2, 1, 1).ravel())
 # %% tags=["hide-input"]
 doc = pool_geometry((5,), kernel=2, stride=1, padding=1)              # the doc's formula: D ignored
 real = pool_geometry((5,), kernel=2, stride=1, padding=1, dilation=2)
-SelfCheck("TV08: output length of DirectML MAX_POOLING2 with I=5, WindowSize=2, Dilations=2, pads 1/1, "
-          "stride 1?", real.output_shape[0], explanation="doc:  " + doc.describe() + "\nreal: "
-          + real.describe(), hint="the dilated window spans 3 positions of the padded 7")
+SelfCheck("TV08: output length of DirectML MAX_POOLING2 with I=5, WindowSize=2, Dilations=2, "
+          "pads 1/1, stride 1?", real.output_shape[0],
+          explanation="doc:  " + doc.describe() + "\nreal: " + real.describe(),
+          hint="the dilated window spans 3 positions of the padded 7")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Where the windows of the dilated pooling start, and what the last one reads:

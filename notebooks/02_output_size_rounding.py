@@ -151,8 +151,9 @@ print(output_geometry(**ex1, padding_mode="SAME_UPPER").explain())
 
 # %%
 x1 = np.arange(1.0, 7.0).reshape(1, 1, 6)
-print("\n".join(f"{mode:<20} {frameworks.tensorrt_pooling(x1, 3, 2, 3, 2, padding_mode=mode).ravel()}"
-                for mode in TENSORRT_MODES))
+tv05 = {mode: frameworks.tensorrt_pooling(x1, 3, 2, 3, 2, padding_mode=mode)
+        for mode in TENSORRT_MODES}
+print("\n".join(f"{mode:<20} {y.ravel()}" for mode, y in tv05.items()))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### What the seed gets wrong (kindly)
@@ -222,7 +223,8 @@ print(frameworks.tensorrt_pooling(x1, 3, 2, 3, 3, padding_mode="EXPLICIT_ROUND_U
 # that $O = \lceil I/S \rceil$:
 
 # %%
-print(output_geometry(7, 3, 2, dilation=2, padding_mode="SAME_UPPER", layer="convolution").explain())
+conv_same = output_geometry(7, 3, 2, dilation=2, padding_mode="SAME_UPPER", layer="convolution")
+print(conv_same.explain())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # For convolution the CAFFE modes have **no** correction: `CAFFE_ROUND_UP` is just
@@ -310,7 +312,7 @@ print(compare_ceil_modes(np.arange(1.0, 10.0, dtype=np.float32).reshape(1, 1, 3,
 tv04 = compare_ceil_modes(np.arange(1.0, 7.0, dtype=np.float32).reshape(1, 1, 6), 1, 2, 0)
 SelfCheck("TV04 ([1..6], K=1, S=2, no padding): output length in PyTorch with ceil_mode=True?",
           tv04.row("torch_max_pool").shape[0], explanation=str(tv04),
-          hint="the clip also applies without padding: does the 4th window start at or after I + 0?")
+          hint="the clip applies without padding too: does window 4 start at or after I + 0?")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # The clip can fire without padding only when the window is shorter than the stride

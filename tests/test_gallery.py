@@ -51,7 +51,9 @@ def test_sample_image_uses_bt601_luma_of_the_jpeg_pixels(hopper):
     assert rgb.dtype == np.uint8 and rgb.shape == (600, 512, 3)
     for i, j in [(0, 0), (300, 256), (599, 511), (123, 45)]:
         r, g, b = (float(v) for v in rgb[i, j])
-        assert hopper[0, 0, i, j] == pytest.approx((0.299 * r + 0.587 * g + 0.114 * b) / 255, abs=1e-12)
+        assert hopper[0, 0, i, j] == pytest.approx(
+            (0.299 * r + 0.587 * g + 0.114 * b) / 255, abs=1e-12
+        )
 
 
 def test_sample_image_returns_a_fresh_array_each_time(hopper):
@@ -72,7 +74,9 @@ def test_sample_image_png_with_alpha_becomes_gray():
 
 
 def test_sample_image_rejects_unknown_names():
-    with pytest.raises(PoolTutorError, match=r"name='goog.npz' is not allowed: need one of .*'grace_hopper.jpg'"):
+    with pytest.raises(
+        PoolTutorError, match=r"name='goog.npz' is not allowed: need one of .*'grace_hopper.jpg'"
+    ):
         sample_image("goog.npz")
     with pytest.raises(PoolTutorTypeError, match=r"name=3 has type int"):
         sample_image(3)
@@ -83,13 +87,23 @@ def test_sample_image_rejects_unknown_names():
 
 def test_pool_image_is_the_engine_call():
     x = np.arange(2.0 * 7 * 9).reshape(1, 2, 7, 9)
-    got = pool_image(x, {"op": "max", "kernel": 3, "stride": 2, "padding": 1,
-                         "rounding": "ceil_torch", "label": "ignored by the engine"})
+    got = pool_image(
+        x,
+        {
+            "op": "max",
+            "kernel": 3,
+            "stride": 2,
+            "padding": 1,
+            "rounding": "ceil_torch",
+            "label": "ignored by the engine",
+        },
+    )
     want = max_pool(x, 3, 2, padding=1, rounding="ceil_torch")
     assert np.array_equal(got.output, want.output)
     assert got.geometry == want.geometry
-    got = pool_image(x, {"op": "avg", "kernel": (2, 3), "dilation": (1, 2), "divisor": "padded",
-                         "padding": 1})
+    got = pool_image(
+        x, {"op": "avg", "kernel": (2, 3), "dilation": (1, 2), "divisor": "padded", "padding": 1}
+    )
     want = avg_pool(x, (2, 3), padding=1, dilation=(1, 2), divisor="padded")
     assert np.array_equal(got.output, want.output)
 
@@ -99,10 +113,18 @@ def test_pool_image_is_the_engine_call():
     [
         ({"kernel": 2}, PoolTutorError, r"has no 'op': it is required"),
         ({"op": "max"}, PoolTutorError, r"has no 'kernel': it is required"),
-        ({"op": "min", "kernel": 2}, PoolTutorError, r"config\['op'\]='min' is not allowed: need one of 'max', 'avg'"),
+        (
+            {"op": "min", "kernel": 2},
+            PoolTutorError,
+            r"config\['op'\]='min' is not allowed: need one of 'max', 'avg'",
+        ),
         ({"op": "max", "kernel": 2, "size": 3}, PoolTutorError, r"unknown key\(s\) 'size'"),
         ({"op": "max", "kernel": 2, "divisor": 4}, PoolTutorError, r"only allowed with op='avg'"),
-        ({"op": "max", "kernel": 2, "label": 5}, PoolTutorTypeError, r"config\['label'\]=5 has type int"),
+        (
+            {"op": "max", "kernel": 2, "label": 5},
+            PoolTutorTypeError,
+            r"config\['label'\]=5 has type int",
+        ),
         ([("op", "max")], PoolTutorTypeError, r"need a dict with 'op'"),
         ({"op": "max", "kernel": 0}, PoolTutorError, r"kernel=0 is not allowed"),
     ],
@@ -114,11 +136,15 @@ def test_pool_image_rejects_bad_configs(config, error, message):
 
 def test_config_label():
     assert config_label({"op": "max", "kernel": 8}) == "max K=8 floor"
-    assert config_label({"op": "max", "kernel": (3, 3), "stride": [2, 2], "rounding": "ceil"}) == \
-        "max K=3 S=2 ceil"
+    assert (
+        config_label({"op": "max", "kernel": (3, 3), "stride": [2, 2], "rounding": "ceil"})
+        == "max K=3 S=2 ceil"
+    )
     assert config_label({"op": "max", "kernel": (2, 3)}) == "max K=(2,3) floor"
-    assert config_label({"op": "avg", "kernel": 2, "divisor": "padded", "padding": 1}) == \
-        "avg K=2 P=1 floor divisor=padded"
+    assert (
+        config_label({"op": "avg", "kernel": 2, "divisor": "padded", "padding": 1})
+        == "avg K=2 P=1 floor divisor=padded"
+    )
     assert config_label({"op": "avg", "kernel": 2, "label": "mine"}) == "mine"
 
 
@@ -143,27 +169,32 @@ def test_plot_image_pooling_titles_give_the_geometry_shapes(hopper):
     assert isinstance(fig, Figure)
     assert len(fig.axes) == len(CONFIGS) + 1
     assert fig.axes[0].get_title() == "input\n600 x 512"
-    for ax, config in zip(fig.axes[1:], CONFIGS):
-        shape = pool_geometry((600, 512), config["kernel"], config.get("stride"),
-                              config.get("padding", 0), config.get("dilation", 1),
-                              config.get("rounding", "floor")).output_shape
+    for ax, config in zip(fig.axes[1:], CONFIGS, strict=True):
+        shape = pool_geometry(
+            (600, 512),
+            config["kernel"],
+            config.get("stride"),
+            config.get("padding", 0),
+            config.get("dilation", 1),
+            config.get("rounding", "floor"),
+        ).output_shape
         assert ax.get_title() == f"{config_label(config)}\n600 x 512 -> {shape[0]} x {shape[1]}"
         (image,) = _images(ax)
         assert image.get_array().shape == shape
-    assert np.array_equal(hopper, before)            # the input is never modified
+    assert np.array_equal(hopper, before)  # the input is never modified
 
 
 def test_plot_image_pooling_draws_on_input_coordinates(hopper):
     fig = plot_image_pooling(hopper, CONFIGS)
     extents = [tuple(_images(ax)[0].get_extent()) for ax in fig.axes]
     assert extents[0] == (0, 512, 600, 0)
-    assert extents[1] == (0, 11 * 44, 13 * 44, 0)     # floor: 13 x 11 windows of 44, a strip dropped
-    assert extents[3] == (0, 12 * 44, 14 * 44, 0)     # ceil_torch: the last ones hang over the border
+    assert extents[1] == (0, 11 * 44, 13 * 44, 0)  # floor: 13 x 11 windows of 44, a strip dropped
+    assert extents[3] == (0, 12 * 44, 14 * 44, 0)  # ceil_torch: the last ones hang over the border
     assert extents[4] == (-2, 32 * 16 - 2, 38 * 16 - 2, -2)
     limits = {(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes}
-    assert len(limits) == 1                           # one scale for every panel
+    assert len(limits) == 1  # one scale for every panel
     (xlim, ylim) = limits.pop()
-    assert xlim == (-2, 12 * 44) and ylim == (14 * 44, -2)   # ceil_torch reaches furthest
+    assert xlim == (-2, 12 * 44) and ylim == (14 * 44, -2)  # ceil_torch reaches furthest
     # the overhanging panel is framed in the "dropped" colour, the others are not
     colours = [ax.spines["top"].get_edgecolor() for ax in fig.axes[1:]]
     import matplotlib.colors as mcolors
@@ -195,9 +226,19 @@ def test_plot_image_pooling_reuses_a_figure_and_lays_out_rows():
     ("image", "configs", "error", "message"),
     [
         (np.zeros((4, 4)), [], PoolTutorTypeError, r"configs=\[\]: need a non-empty list"),
-        (np.zeros((4, 4)), {"op": "max", "kernel": 2}, PoolTutorTypeError, r"need a non-empty list"),
+        (
+            np.zeros((4, 4)),
+            {"op": "max", "kernel": 2},
+            PoolTutorTypeError,
+            r"need a non-empty list",
+        ),
         (np.zeros((4, 4)), [{"op": "max"}], PoolTutorError, r"configs\[0\]=.* has no 'kernel'"),
-        (np.zeros((4,)), [{"op": "max", "kernel": 2}], PoolTutorError, r"image has shape \(4,\): need a picture shaped \(H, W\) or \(N, C, H, W\)"),
+        (
+            np.zeros((4,)),
+            [{"op": "max", "kernel": 2}],
+            PoolTutorError,
+            r"image has shape \(4,\): need a picture shaped \(H, W\) or \(N, C, H, W\)",
+        ),
         (np.zeros((4, 4)), [{"op": "max", "kernel": 5}], PoolTutorError, r"does not fit"),
     ],
 )
@@ -210,7 +251,7 @@ def test_plot_image_pooling_view_zooms_every_panel(hopper):
     fig = plot_image_pooling(hopper, CONFIGS[:2], view=(120, 330, 120, 400))
     assert {(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes} == {((120, 400), (330, 120))}
     width, height = fig.get_size_inches()
-    assert width > 2 * height                        # the figure follows the view's aspect
+    assert width > 2 * height  # the figure follows the view's aspect
     with pytest.raises(PoolTutorError, match=r"view=\(5, 5, 0, 9\) is empty"):
         plot_image_pooling(hopper, CONFIGS[:1], view=(5, 5, 0, 9))
     with pytest.raises(PoolTutorTypeError, match=r"view=\(1, 2\): need \(row_start"):
@@ -236,14 +277,16 @@ def test_dml_layout_sizes_and_offsets_follow_pointer_width():
     assert "72 bytes" in x64.table() and "offset +64" in x64.table()
 
 
-@pytest.mark.parametrize(("bits", "error"), [(48, PoolTutorError), ("64", PoolTutorTypeError),
-                                               (True, PoolTutorTypeError)])
+@pytest.mark.parametrize(
+    ("bits", "error"),
+    [(48, PoolTutorError), ("64", PoolTutorTypeError), (True, PoolTutorTypeError)],
+)
 def test_dml_layout_rejects_other_pointer_widths(bits, error):
     with pytest.raises(error, match="pointer_bits="):
         dml_max_pooling2_layout(bits)
 
 
-# --------------------------------------------------------------------------- ceil mode across runtimes
+# ------------------------------------------------------------------ ceil mode across runtimes
 
 L = float(np.finfo(np.float32).min)
 RAW = ("openvino_max_pool/ceil", "tensorrt_pooling/EXPLICIT_ROUND_UP")
@@ -253,15 +296,45 @@ RAW = ("openvino_max_pool/ceil", "tensorrt_pooling/EXPLICIT_ROUND_UP")
     ("x", "kernel", "stride", "padding", "clipped", "raw"),
     [
         # TV02: 3x3 1..9, K2 S2 p1: the clip rule gives 2x2, the raw ceil 3x3
-        (np.arange(1.0, 10.0).reshape(1, 1, 3, 3), 2, 2, 1, [[1, 3], [7, 9]],
-         {"openvino_max_pool/ceil": [[1, 3, L], [7, 9, L], [L, L, L]],
-          "tensorrt_pooling/EXPLICIT_ROUND_UP": [[1, 3, -np.inf], [7, 9, -np.inf], [-np.inf] * 3]}),
+        (
+            np.arange(1.0, 10.0).reshape(1, 1, 3, 3),
+            2,
+            2,
+            1,
+            [[1, 3], [7, 9]],
+            {
+                "openvino_max_pool/ceil": [[1, 3, L], [7, 9, L], [L, L, L]],
+                "tensorrt_pooling/EXPLICIT_ROUND_UP": [
+                    [1, 3, -np.inf],
+                    [7, 9, -np.inf],
+                    [-np.inf] * 3,
+                ],
+            },
+        ),
         # TV03: 1..5, K2 S2 p1
-        (np.arange(1.0, 6.0).reshape(1, 1, 5), 2, 2, 1, [1, 3, 5],
-         {"openvino_max_pool/ceil": [1, 3, 5, L], "tensorrt_pooling/EXPLICIT_ROUND_UP": [1, 3, 5, -np.inf]}),
+        (
+            np.arange(1.0, 6.0).reshape(1, 1, 5),
+            2,
+            2,
+            1,
+            [1, 3, 5],
+            {
+                "openvino_max_pool/ceil": [1, 3, 5, L],
+                "tensorrt_pooling/EXPLICIT_ROUND_UP": [1, 3, 5, -np.inf],
+            },
+        ),
         # TV04: 1..6, K1 S2, no padding: the raw ceil starts a window at 6 = I
-        (np.arange(1.0, 7.0).reshape(1, 1, 6), 1, 2, 0, [1, 3, 5],
-         {"openvino_max_pool/ceil": [1, 3, 5, L], "tensorrt_pooling/EXPLICIT_ROUND_UP": [1, 3, 5, -np.inf]}),
+        (
+            np.arange(1.0, 7.0).reshape(1, 1, 6),
+            1,
+            2,
+            0,
+            [1, 3, 5],
+            {
+                "openvino_max_pool/ceil": [1, 3, 5, L],
+                "tensorrt_pooling/EXPLICIT_ROUND_UP": [1, 3, 5, -np.inf],
+            },
+        ),
     ],
     ids=["TV02", "TV03", "TV04"],
 )
@@ -275,12 +348,14 @@ def test_compare_ceil_modes_tv02_tv04(x, kernel, stride, padding, clipped, raw):
         assert row.shape == np.asarray(want).shape
     assert t.shapes[t.row("torch_max_pool").runtime] == np.asarray(clipped).shape
     text = str(t)
-    assert text.splitlines()[0].startswith(f"max pool, kernel {kernel}, stride {stride}, padding {padding}")
+    assert text.splitlines()[0].startswith(
+        f"max pool, kernel {kernel}, stride {stride}, padding {padding}"
+    )
     assert "-3.4e+38" in text and "-inf" in text
 
 
 def test_compare_ceil_modes_keeps_refusals_and_warnings():
-    t = compare_ceil_modes(np.arange(1.0, 7.0).reshape(1, 1, 6), 3, 2, 3)    # TRT Example 2
+    t = compare_ceil_modes(np.arange(1.0, 7.0).reshape(1, 1, 6), 3, 2, 3)  # TRT Example 2
     torch = t.row("torch_max_pool")
     assert torch.output is None and "pad should be at most half of kernel size" in torch.error
     assert "refuses: padding=3" in str(t)

@@ -18,10 +18,17 @@ from pooltutor import frameworks, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning, output_geometry
 from pooltutor.viz.gallery import dml_max_pooling2_layout
 
-MODES = ("EXPLICIT_ROUND_DOWN", "EXPLICIT_ROUND_UP", "SAME_UPPER", "SAME_LOWER",
-         "CAFFE_ROUND_DOWN", "CAFFE_ROUND_UP")
-EXAMPLE_1 = dict(input_size=(6, 6), window=(3, 3), stride=(2, 2), pre_padding=(3, 3),
-                 post_padding=(2, 2))
+MODES = (
+    "EXPLICIT_ROUND_DOWN",
+    "EXPLICIT_ROUND_UP",
+    "SAME_UPPER",
+    "SAME_LOWER",
+    "CAFFE_ROUND_DOWN",
+    "CAFFE_ROUND_UP",
+)
+EXAMPLE_1 = dict(
+    input_size=(6, 6), window=(3, 3), stride=(2, 2), pre_padding=(3, 3), post_padding=(2, 2)
+)
 EXAMPLE_2 = dict(EXAMPLE_1, post_padding=(3, 3))
 
 
@@ -55,7 +62,7 @@ EXAMPLE_1_NUMBERS = {
     "EXPLICIT_ROUND_UP": (5, 11, 5, 0, None, 3, 2, (0, 2, 4, 6, 8)),
     "SAME_UPPER": (3, 7, 3, 0, 1, 0, 1, (0, 2, 4)),
     "SAME_LOWER": (3, 7, 3, 0, 1, 1, 0, (0, 2, 4)),
-    "CAFFE_ROUND_DOWN": (5, 12, 5, 0, None, 3, 3, (0, 2, 4, 6, 8)),   # A := B
+    "CAFFE_ROUND_DOWN": (5, 12, 5, 0, None, 3, 3, (0, 2, 4, 6, 8)),  # A := B
     "CAFFE_ROUND_UP": (5, 12, 6, 1, None, 3, 3, (0, 2, 4, 6, 8)),
 }
 EXAMPLE_2_NUMBERS = dict(
@@ -66,9 +73,10 @@ EXAMPLE_2_NUMBERS = dict(
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("name", "example", "numbers"),
-                         [("example1", EXAMPLE_1, EXAMPLE_1_NUMBERS),
-                          ("example2", EXAMPLE_2, EXAMPLE_2_NUMBERS)])
+@pytest.mark.parametrize(
+    ("name", "example", "numbers"),
+    [("example1", EXAMPLE_1, EXAMPLE_1_NUMBERS), ("example2", EXAMPLE_2, EXAMPLE_2_NUMBERS)],
+)
 def test_pooling_examples_every_mode(name, example, numbers, mode):
     out, m, unclipped, diff, p, b, a, points = numbers[mode]
     g = _geometry(example, mode)
@@ -168,14 +176,16 @@ def test_example_2_explain_reproduces_the_seed_lines(mode):
 
 def test_example_1_seed_errata_are_named():
     up = _geometry(EXAMPLE_1, "EXPLICIT_ROUND_UP").explain()
-    assert "only because {8, 8} / {2, 2} is exact" in up           # does not show rounding up
+    assert "only because {8, 8} / {2, 2} is exact" in up  # does not show rounding up
     same = _geometry(EXAMPLE_1, "SAME_LOWER").explain()
-    assert "typos for SAME_UPPER / SAME_LOWER" in same               # "SAMPLE_UPPER/LOWER"
+    assert "typos for SAME_UPPER / SAME_LOWER" in same  # "SAMPLE_UPPER/LOWER"
     assert "The given prePadding {3, 3} and postPadding {2, 2} are ignored" in same
     # B = F = 3: the first explicit / CAFFE window is padding only
     for mode in ("EXPLICIT_ROUND_DOWN", "CAFFE_ROUND_DOWN"):
-        assert "the first window reads input positions {-3, -2, -1}, all in the" in \
-            _geometry(EXAMPLE_1, mode).explain()
+        assert (
+            "the first window reads input positions {-3, -2, -1}, all in the"
+            in _geometry(EXAMPLE_1, mode).explain()
+        )
 
 
 def test_example_2_explicit_round_up_would_keep_a_window_in_the_end_padding():
@@ -220,8 +230,12 @@ def test_tensorrt_example_1_in_2d_first_row_and_column_are_padding_only():
     y = frameworks.tensorrt_pooling(x, 3, 2, pre_padding=3, post_padding=2)
     assert y.shape == (1, 1, 5, 5)
     assert np.all(y[0, 0, 0] == -np.inf) and np.all(y[0, 0, :, 0] == -np.inf)
-    assert y[0, 0, 1:, 1:].tolist() == [[7, 9, 11, 11], [19, 21, 23, 23], [31, 33, 35, 35],
-                                        [31, 33, 35, 35]]
+    assert y[0, 0, 1:, 1:].tolist() == [
+        [7, 9, 11, 11],
+        [19, 21, 23, 23],
+        [31, 33, 35, 35],
+        [31, 33, 35, 35],
+    ]
 
 
 # --------------------------------------------------------------------------- seed 002
@@ -249,22 +263,35 @@ def test_directml_max_pooling2_tv08_values_and_uint32_indices():
 
 
 def test_directml_indices_count_the_whole_tensor_tv22():
-    x = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
-                  [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
+    x = np.array(
+        [
+            [[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
+            [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]],
+        ],
+        dtype=float,
+    )
     y, idx = frameworks.directml_max_pooling2(x, 1, 2, 0, 0, 1)
     assert y.ravel().tolist() == [9, 9, 7, 6, 5, 5, 3, 2]
     assert idx.ravel().tolist() == [1, 1, 6, 11, 12, 13, 21, 19]
     assert idx.dtype == np.uint32
     # PyTorch numbers the same winners inside each (n, c) plane
-    assert frameworks.torch_max_pool(x, 2, 1, return_indices=True)[1].ravel().tolist() == \
-        [1, 1, 0, 5, 0, 1, 3, 1]
+    assert frameworks.torch_max_pool(x, 2, 1, return_indices=True)[1].ravel().tolist() == [
+        1,
+        1,
+        0,
+        5,
+        0,
+        1,
+        3,
+        1,
+    ]
 
 
 def test_directml_first_occurrence_wins_ties():
     y, idx = frameworks.directml_max_pooling2(np.array([[[[3.0, 3, 1, 3]]]]), 1, (1, 2), 0, 0, 1)
-    assert y.ravel().tolist() == [3, 3, 3] and idx.ravel().tolist() == [0, 1, 3]    # TV15
+    assert y.ravel().tolist() == [3, 3, 3] and idx.ravel().tolist() == [0, 1, 3]  # TV15
     y, idx = frameworks.directml_max_pooling2(np.array([[[[1.0, 5], [5, 1]]]]), 2, 2, 0, 0, 1)
-    assert y.item() == 5 and idx.item() == 1                                         # TV16
+    assert y.item() == 5 and idx.item() == 1  # TV16
 
 
 SEED_OFFSETS = {  # the seed's table: field -> (size x64, size x86, offset x64, offset x86)
@@ -284,7 +311,7 @@ def test_directml_struct_sizes_and_offsets_match_the_seed():
     x64, x86 = dml_max_pooling2_layout(64), dml_max_pooling2_layout(32)
     assert (x64.size, x86.size) == (72, 36)
     assert [f.name for f in x64.fields] == list(SEED_OFFSETS)
-    for f64, f86 in zip(x64.fields, x86.fields):
+    for f64, f86 in zip(x64.fields, x86.fields, strict=True):
         assert (f64.size, f86.size, f64.offset, f86.offset) == SEED_OFFSETS[f64.name]
 
 
@@ -299,24 +326,27 @@ def test_convolution_same_upper_uses_the_dilated_filter():
 
 
 def test_caffe_correction_is_for_pooling_only():
-    conv = output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP", layer="convolution")
+    conv = output_geometry(
+        6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP", layer="convolution"
+    )
     with pytest.warns(PaddingModeWarning, match="Restriction 1"):
         pool = output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP")
-    assert conv.output_size == (6,) and conv.diff == (0,)       # ceil((6 + 2*3 - 3) / 2) + 1
+    assert conv.output_size == (6,) and conv.diff == (0,)  # ceil((6 + 2*3 - 3) / 2) + 1
     assert pool.output_size == (5,) and pool.diff == (1,)
 
 
 @pytest.mark.parametrize(
     ("mode", "pads", "out", "b", "a"),
     [
-        ("EXPLICIT_ROUND_DOWN", (1, 1), 7, 1, 1),     # (4 - 1) * 2 + 3 - (1 + 1)
-        ("EXPLICIT_ROUND_UP", (1, 1), 7, 1, 1),       # the four explicit / CAFFE modes agree
-        ("CAFFE_ROUND_UP", (1, 0), 7, 1, 1),          # B on both sides
-        ("SAME_UPPER", (5, 5), 8, 0, 1),              # min(4 * 2, 3 * 2 + 3); P = max(3 - 2, 0)
+        ("EXPLICIT_ROUND_DOWN", (1, 1), 7, 1, 1),  # (4 - 1) * 2 + 3 - (1 + 1)
+        ("EXPLICIT_ROUND_UP", (1, 1), 7, 1, 1),  # the four explicit / CAFFE modes agree
+        ("CAFFE_ROUND_UP", (1, 0), 7, 1, 1),  # B on both sides
+        ("SAME_UPPER", (5, 5), 8, 0, 1),  # min(4 * 2, 3 * 2 + 3); P = max(3 - 2, 0)
         ("SAME_LOWER", (5, 5), 8, 1, 0),
     ],
 )
 def test_deconvolution_sizes(mode, pads, out, b, a):
-    g = output_geometry(4, 3, 2, pre_padding=pads[0], post_padding=pads[1], padding_mode=mode,
-                        layer="deconvolution")
+    g = output_geometry(
+        4, 3, 2, pre_padding=pads[0], post_padding=pads[1], padding_mode=mode, layer="deconvolution"
+    )
     assert (g.output_size, g.pre_padding, g.post_padding) == ((out,), (b,), (a,))

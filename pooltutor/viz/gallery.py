@@ -72,8 +72,16 @@ _LUMA_PER_MILLE = (299, 587, 114)
 _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 #: Keys a pooling configuration may hold; ``op`` and ``kernel`` are required.
-CONFIG_KEYS: tuple[str, ...] = ("op", "kernel", "stride", "padding", "dilation", "rounding",
-                                "divisor", "label")
+CONFIG_KEYS: tuple[str, ...] = (
+    "op",
+    "kernel",
+    "stride",
+    "padding",
+    "dilation",
+    "rounding",
+    "divisor",
+    "label",
+)
 _OPS = ("max", "avg")
 
 
@@ -95,8 +103,11 @@ def sample_image_names() -> tuple[str, ...]:
     folder = _sample_dir()
     if not folder.is_dir():
         return ()
-    return tuple(sorted(p.name for p in folder.iterdir()
-                        if p.suffix.lower() in _IMAGE_SUFFIXES and p.is_file()))
+    return tuple(
+        sorted(
+            p.name for p in folder.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES and p.is_file()
+        )
+    )
 
 
 def sample_image(name: str = "grace_hopper.jpg") -> np.ndarray:
@@ -125,7 +136,8 @@ def sample_image(name: str = "grace_hopper.jpg") -> np.ndarray:
     if not isinstance(name, str):
         raise PoolTutorTypeError(
             f"name={name!r} has type {type(name).__name__}: need one of "
-            + ", ".join(repr(n) for n in names))
+            + ", ".join(repr(n) for n in names)
+        )
     check_choice("name", name, names)
     import matplotlib.image as mpimg
     from matplotlib import cbook
@@ -156,12 +168,14 @@ def _check_config(config: Any, where: str = "config") -> dict[str, Any]:
         raise PoolTutorTypeError(
             f"{where}={config!r} has type {type(config).__name__}: need a dict with 'op' "
             f"('max' or 'avg'), 'kernel' and optionally "
-            + ", ".join(repr(k) for k in CONFIG_KEYS[2:]))
+            + ", ".join(repr(k) for k in CONFIG_KEYS[2:])
+        )
     unknown = [k for k in config if k not in CONFIG_KEYS]
     if unknown:
         raise PoolTutorError(
             f"{where} has the unknown key(s) {', '.join(map(repr, unknown))}: allowed keys are "
-            + ", ".join(repr(k) for k in CONFIG_KEYS))
+            + ", ".join(repr(k) for k in CONFIG_KEYS)
+        )
     for key in ("op", "kernel"):
         if key not in config:
             raise PoolTutorError(f"{where}={dict(config)!r} has no {key!r}: it is required")
@@ -169,11 +183,13 @@ def _check_config(config: Any, where: str = "config") -> dict[str, Any]:
     if "divisor" in config and config["divisor"] is not None and config["op"] != "avg":
         raise PoolTutorError(
             f"{where}['divisor']={config['divisor']!r} is only allowed with op='avg' "
-            f"(got op={config['op']!r})")
+            f"(got op={config['op']!r})"
+        )
     if "label" in config and not isinstance(config["label"], str):
         raise PoolTutorTypeError(
             f"{where}['label']={config['label']!r} has type {type(config['label']).__name__}: "
-            f"need a str")
+            f"need a str"
+        )
     return dict(config)
 
 
@@ -249,9 +265,16 @@ def _shape_text(shape) -> str:
     return " x ".join(str(s) for s in shape)
 
 
-def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
-                       ncols: int | None = None, show_input: bool = True,
-                       view=None, panel_size: float = 2.6):
+def plot_image_pooling(
+    image,
+    configs: Sequence[Mapping[str, Any]],
+    fig=None,
+    *,
+    ncols: int | None = None,
+    show_input: bool = True,
+    view=None,
+    panel_size: float = 2.6,
+):
     """The input picture and one pooled version per configuration, side by side.
 
     Every panel is drawn in the *input's* pixel coordinates: output pixel
@@ -298,13 +321,15 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
     arr = np.asarray(image)
     if arr.ndim not in (2, 4):
         raise PoolTutorError(
-            f"image has shape {arr.shape}: need a picture shaped (H, W) or (N, C, H, W)")
+            f"image has shape {arr.shape}: need a picture shaped (H, W) or (N, C, H, W)"
+        )
     if arr.ndim == 2:
         arr = arr[None, None]
     arr = check_tensor("image", arr, min_ndim=4, max_ndim=4, layout="(N, C, H, W)")
     if isinstance(configs, Mapping) or not isinstance(configs, Sequence) or not configs:
         raise PoolTutorTypeError(
-            f"configs={configs!r}: need a non-empty list of dicts, one per panel")
+            f"configs={configs!r}: need a non-empty list of dicts, one per panel"
+        )
     configs = [_check_config(c, f"configs[{i}]") for i, c in enumerate(configs)]
     panels = len(configs) + bool(show_input)
     if ncols is None:
@@ -322,8 +347,14 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
     boxes = [(0, width, 0, height)]
     for r in results:
         (ah, aw) = r.geometry.axes
-        boxes.append((-aw.pad_begin, aw.output_size * aw.stride - aw.pad_begin,
-                      -ah.pad_begin, ah.output_size * ah.stride - ah.pad_begin))
+        boxes.append(
+            (
+                -aw.pad_begin,
+                aw.output_size * aw.stride - aw.pad_begin,
+                -ah.pad_begin,
+                ah.output_size * ah.stride - ah.pad_begin,
+            )
+        )
     left = min(b[0] for b in boxes)
     right = max(b[1] for b in boxes)
     top = min(b[2] for b in boxes)
@@ -335,15 +366,17 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
         from .explorer import new_figure
 
         aspect = (bottom - top) / (right - left)
-        fig = new_figure((panel_size * ncols, (panel_size * aspect + 0.45) * nrows), dpi=100,
-                         layout="constrained")
+        fig = new_figure(
+            (panel_size * ncols, (panel_size * aspect + 0.45) * nrows),
+            dpi=100,
+            layout="constrained",
+        )
     else:
         fig.clear()
 
     def panel(k, data, extent, title):
         ax = fig.add_subplot(nrows, ncols, k + 1)
-        ax.imshow(data, cmap="gray", vmin=vmin, vmax=vmax, extent=extent,
-                  interpolation="nearest")
+        ax.imshow(data, cmap="gray", vmin=vmin, vmax=vmax, extent=extent, interpolation="nearest")
         ax.add_patch(_outline(width, height))
         ax.set_xlim(left, right)
         ax.set_ylim(bottom, top)
@@ -357,12 +390,18 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
     if show_input:
         panel(0, plane, (0, width, height, 0), f"input\n{_shape_text(plane.shape)}")
         k = 1
-    for config, r in zip(configs, results):
+    for config, r in zip(configs, results, strict=True):
         (ah, aw) = r.geometry.axes
-        extent = (-aw.pad_begin, aw.output_size * aw.stride - aw.pad_begin,
-                  ah.output_size * ah.stride - ah.pad_begin, -ah.pad_begin)
-        title = (f"{config_label(config)}\n{_shape_text(plane.shape)} -> "
-                 f"{_shape_text(r.output.shape[2:])}")
+        extent = (
+            -aw.pad_begin,
+            aw.output_size * aw.stride - aw.pad_begin,
+            ah.output_size * ah.stride - ah.pad_begin,
+            -ah.pad_begin,
+        )
+        title = (
+            f"{config_label(config)}\n{_shape_text(plane.shape)} -> "
+            f"{_shape_text(r.output.shape[2:])}"
+        )
         ax = panel(k, r.output[0, 0], extent, title)
         for spine in ax.spines.values():
             spine.set_edgecolor(style.DROPPED_COLOR if _overhangs(r) else "black")
@@ -373,19 +412,30 @@ def plot_image_pooling(image, configs: Sequence[Mapping[str, Any]], fig=None, *,
 def _check_view(view) -> tuple[int, int, int, int]:
     if isinstance(view, (str, bytes)) or not isinstance(view, Sequence) or len(view) != 4:
         raise PoolTutorTypeError(
-            f"view={view!r}: need (row_start, row_stop, col_start, col_stop) in input pixels")
+            f"view={view!r}: need (row_start, row_stop, col_start, col_stop) in input pixels"
+        )
     r0, r1, c0, c1 = (check_int("view", v) for v in view)
     if not (r0 < r1 and c0 < c1):
         raise PoolTutorError(
-            f"view={tuple(view)!r} is empty: need row_start < row_stop and col_start < col_stop")
+            f"view={tuple(view)!r} is empty: need row_start < row_stop and col_start < col_stop"
+        )
     return r0, r1, c0, c1
 
 
 def _outline(width, height):
     from matplotlib.patches import Rectangle
 
-    return Rectangle((0, 0), width, height, fill=False, edgecolor=style.WINDOW_COLOR,
-                     linewidth=1.3, linestyle="--", gid="input-extent", zorder=3)
+    return Rectangle(
+        (0, 0),
+        width,
+        height,
+        fill=False,
+        edgecolor=style.WINDOW_COLOR,
+        linewidth=1.3,
+        linestyle="--",
+        gid="input-extent",
+        zorder=3,
+    )
 
 
 def _overhangs(result) -> bool:
@@ -424,7 +474,9 @@ class StructLayout:
         ctype = max(len(f.c_type) for f in self.fields)
         lines = [f"{self.name}, {self.pointer_bits}-bit layout: {self.size} bytes"]
         for f in self.fields:
-            lines.append(f"  {f.name:<{width}}  {f.c_type:<{ctype}}  size {f.size}  offset +{f.offset}")
+            lines.append(
+                f"  {f.name:<{width}}  {f.c_type:<{ctype}}  size {f.size}  offset +{f.offset}"
+            )
         return "\n".join(lines)
 
 
@@ -467,17 +519,22 @@ def dml_max_pooling2_layout(pointer_bits: int = 64) -> StructLayout:
     pointer_bits = check_int("pointer_bits", pointer_bits)
     if pointer_bits not in (32, 64):
         raise PoolTutorError(
-            f"pointer_bits={pointer_bits} is not allowed: need 32 (x86) or 64 (x64)")
+            f"pointer_bits={pointer_bits} is not allowed: need 32 (x86) or 64 (x64)"
+        )
     pointer = ctypes.c_uint64 if pointer_bits == 64 else ctypes.c_uint32
-    fields = [(name, pointer if c_type.endswith("*") else ctypes.c_uint32)
-              for name, c_type in DML_MAX_POOLING2_FIELDS]
+    fields = [
+        (name, pointer if c_type.endswith("*") else ctypes.c_uint32)
+        for name, c_type in DML_MAX_POOLING2_FIELDS
+    ]
     struct = type("DML_MAX_POOLING2_OPERATOR_DESC", (ctypes.Structure,), {"_fields_": fields})
-    out = tuple(StructField(name, c_type, getattr(struct, name).size, getattr(struct, name).offset)
-                for name, c_type in DML_MAX_POOLING2_FIELDS)
+    out = tuple(
+        StructField(name, c_type, getattr(struct, name).size, getattr(struct, name).offset)
+        for name, c_type in DML_MAX_POOLING2_FIELDS
+    )
     return StructLayout("DML_MAX_POOLING2_OPERATOR_DESC", pointer_bits, ctypes.sizeof(struct), out)
 
 
-# --------------------------------------------------------------------------- ceil mode across runtimes
+# ------------------------------------------------------------------ ceil mode across runtimes
 
 #: What "ceil mode" is called in each runtime, and the function of
 #: :mod:`pooltutor.frameworks` that runs it (semantics.md 1.1 and 2.4).
@@ -486,7 +543,10 @@ CEIL_RUNTIMES: tuple[tuple[str, str], ...] = (
     ("ONNX MaxPool, ceil_mode=1", "onnx_max_pool"),
     ("OpenVINO MaxPool-8, rounding_type=ceil", "openvino_max_pool/ceil"),
     ("OpenVINO MaxPool-14, rounding_type=ceil_torch", "openvino_max_pool/ceil_torch"),
-    ("TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)", "tensorrt_pooling/EXPLICIT_ROUND_UP"),
+    (
+        "TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)",
+        "tensorrt_pooling/EXPLICIT_ROUND_UP",
+    ),
     ("TensorRT 8 CAFFE_ROUND_UP", "tensorrt_pooling/CAFFE_ROUND_UP"),
 )
 
@@ -524,7 +584,9 @@ class RuntimeTable:
             if runtime_or_call in (r.runtime, r.call):
                 return r
         allowed = ", ".join(repr(r.call) for r in self.rows)
-        raise PoolTutorError(f"runtime_or_call={runtime_or_call!r} is not a row: need one of {allowed}")
+        raise PoolTutorError(
+            f"runtime_or_call={runtime_or_call!r} is not a row: need one of {allowed}"
+        )
 
     def __str__(self) -> str:
         width = max(len(r.runtime) for r in self.rows)
@@ -596,16 +658,21 @@ def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> Runtime
     nd = arr.ndim - 2
     calls = {
         "torch_max_pool": lambda: frameworks.torch_max_pool(arr, k, s, p, ceil_mode=True),
-        "onnx_max_pool": lambda: frameworks.onnx_max_pool(arr, [k] * nd, [s] * nd, [p] * (2 * nd),
-                                                          ceil_mode=1)[0],
+        "onnx_max_pool": lambda: frameworks.onnx_max_pool(
+            arr, [k] * nd, [s] * nd, [p] * (2 * nd), ceil_mode=1
+        )[0],
         "openvino_max_pool/ceil": lambda: frameworks.openvino_max_pool(
-            arr, s, p, p, k, rounding_type="ceil")[0],
+            arr, s, p, p, k, rounding_type="ceil"
+        )[0],
         "openvino_max_pool/ceil_torch": lambda: frameworks.openvino_max_pool(
-            arr, s, p, p, k, rounding_type="ceil_torch")[0],
+            arr, s, p, p, k, rounding_type="ceil_torch"
+        )[0],
         "tensorrt_pooling/EXPLICIT_ROUND_UP": lambda: frameworks.tensorrt_pooling(
-            arr, k, s, p, p, padding_mode="EXPLICIT_ROUND_UP"),
+            arr, k, s, p, p, padding_mode="EXPLICIT_ROUND_UP"
+        ),
         "tensorrt_pooling/CAFFE_ROUND_UP": lambda: frameworks.tensorrt_pooling(
-            arr, k, s, p, p, padding_mode="CAFFE_ROUND_UP"),
+            arr, k, s, p, p, padding_mode="CAFFE_ROUND_UP"
+        ),
     }
     rows = []
     for runtime, call in CEIL_RUNTIMES:
@@ -615,8 +682,7 @@ def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> Runtime
                 out, error = calls[call](), None
             except (PoolTutorError, PoolTutorTypeError) as exc:
                 out, error = None, str(exc)
-        rows.append(RuntimeRow(runtime, call, out, error,
-                               tuple(str(w.message) for w in caught)))
+        rows.append(RuntimeRow(runtime, call, out, error, tuple(str(w.message) for w in caught)))
     size = " x ".join(str(n) for n in arr.shape[2:])
     title = f"max pool, kernel {k}, stride {s}, padding {p}, input {size}, ceil mode:"
     return RuntimeTable(title, tuple(rows))
