@@ -275,7 +275,7 @@ def test_zero_point_relu_tv31_right_and_wrong():
     assert min(lines["wrong"].get_ydata()) == -64.0        # code 0 keeps real (0 - 128) * 0.5
     assert "scale=0.5, zero_point=128" in p.line_ax.get_title()
     assert "127 keep their negative" in p.line_ax.get_title()
-    assert "< 0 after ReLU" in p.grid_axes["pooled_wrong"].get_xlabel()
+    assert p.grid_axes["pooled_wrong"].get_xlabel() == "127: real -0.5 < 0 !"
     clims = {name: ax.images[0].get_clim() for name, ax in p.grid_axes.items()}
     assert len(set(clims.values())) == 1                   # compared panels share limits
     # code and real value written in every cell
@@ -316,8 +316,9 @@ def test_quant_chain_tv29_four_stages():
     assert p.winner == (1, 0) and len(p.window) == 4
     for name in ("accumulators", "codes", "activated"):
         assert len(patches(p.axes[name], "window")) == 4
-        (w,) = patches(p.axes[name], "winner")
-        assert cell_of(w) == (1, 0)
+    (w,) = patches(p.axes["activated"], "winner")               # where the max is taken
+    assert cell_of(w) == (1, 0)
+    assert patches(p.axes["codes"], "winner") == []
     assert [t.get_text() for t in texts(p.axes["pooled"], "value")] == ["3"]
     assert len(patches(p.axes["activated"], "raised")) == 2      # -1 and -4 raised to 0
     clims = [p.axes[k].images[0].get_clim() for k in ("codes", "activated", "pooled")]
@@ -337,3 +338,198 @@ def test_quant_chain_4d_plane_and_errors():
         plot_quant_chain(chain, (0, 0))
     with pytest.raises(TypeError, match="QuantChain"):
         plot_quant_chain(acc)
+
+
+# --------------------------------------------------------------------------- explorers
+
+from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer  # noqa: E402
+from pooltutor.viz.index_explorer import IndexLayoutExplorer  # noqa: E402
+from pooltutor.viz.relu_explorer import PRESETS, ZeroPointReluExplorer  # noqa: E402
+
+PNG = b"\x89PNG\r\n\x1a\n"
+LOW = 30            # dpi for the explorers under test: the wiring is what is tested here
+
+
+def is_png(data) -> bool:
+    return bytes(data[:8]) == PNG
+
+
+def test_index_explorer_wiring_and_bounds():
+    e = IndexLayoutExplorer(dpi=LOW)
+    assert e.error is None and is_png(e.image.value)
+    assert e.state["numbers"] == {lay: TV22_INDICES[lay][0] for lay in INDEX_LAYOUTS}
+    assert [s.max for s in e.out] == [0, 1]            # 1x2 output positions
+    first = e.png
+    e.n.value, e.c.value = 1, 1
+    e.out[1].value = 1
+    assert e.state["out_index"] == (1, 1, 0, 1) and e.png != first
+    assert e.state["numbers"] == {lay: TV22_INDICES[lay][7] for lay in INDEX_LAYOUTS}
+    assert e.plot.figure is e.figure                   # one persistent figure
+    assert "index: 1 (layout 'plane')" in e.explain_text
+    assert "nhwc_batch" in e.explain_text and "15" in e.explain_text
+    e.stride.value = 2                                 # 2x3, K2 S2: one output column
+    assert e.out[1].max == 0 and e.out[1].value == 0 and e.state["out_index"] == (1, 1, 0, 0)
+    e.padding.value = 1
+    e.pad_taps.value = "neg_inf"
+    assert e.error is None and e.state["pad_taps"] == "neg_inf"
+    assert {t.get_text() for t in texts(e.plot.input_ax, "padding-text")} == {"-inf"}
+
+
+def test_index_explorer_invalid_combination_shows_a_reason():
+    e = IndexLayoutExplorer(np.arange(6.0).reshape(1, 1, 2, 3), dpi=LOW)
+    good = dict(e.state)
+    e.kernel.value = 4                                 # larger than the 2x3 plane
+    assert "does not fit" in e.error and "kernel" in e.error
+    assert "does not fit" in e.error_label.value and e.state == good
+    assert e.image.value != e.png                      # the kept picture is greyed
+    e.padding.value = 1                                # 4 <= 2 + 1 + 1 fits again
+    assert e.error is None and e.state["kernel"] == 4
+
+
+def test_index_explorer_static_widget_frames():
+    e = IndexLayoutExplorer(dpi=LOW)
+    fw = e.static_widget(max_frames=2)
+    assert len(fw.stack.children) == 2 and all(is_png(im.value) for im in fw.stack.children)
+    assert fw.stack.children[0].value != fw.stack.children[1].value
+    assert fw.labels[1].startswith("output[0, 0, 0, 1]")
+    assert e.state["out_index"] == (0, 0, 0, 0)       # controls put back
+    link = fw.links[0]
+    assert (link.source[0], link.target[0]) == (fw.slider, fw.stack)
+    assert (link.source[1], link.target[1]) == ("value", "selected_index")
+
+
+def test_adaptive_explorer_wiring():
+    e = AdaptiveBinsExplorer(input_size=5, output_size=3, dpi=LOW)     # digits 3 1 4 1 5
+    assert e.state["output"] == [3.0, 4.0, 5.0] and e.state["bin"] == ((0, 2),)
+    e.cell[1].value = 1
+    assert e.state["bin"] == ((1, 4),) and e.state["winner"] == (2,)
+    assert "bins [1,4)" in e.explain_text and "[1,4) = the bin, value 4" in e.explain_text
+    e.out_size[1].value = 1
+    assert e.cell[1].max == 0 and e.state["out_index"] == (0,)
+    e.op.value = "avg"
+    assert e.state["op"] == "avg" and e.state["winner"] is None
+    e.ndim.value = 2
+    assert e.in_size[0].layout.display is None and e.state["input_shape"] == (1, 5)
+    e.in_size[0].value = 4
+    e.out_size[0].value = 3
+    assert e.state["input_shape"] == (4, 5) and e.state["output_size"] == (3, 1)
+    e.ndim.value = 1
+    assert e.in_size[0].layout.display == "none" and len(e.state["input_shape"]) == 1
+
+
+def test_adaptive_explorer_static_widget():
+    e = AdaptiveBinsExplorer(input_size=5, output_size=3, show_fixed=False, dpi=LOW)
+    fw = e.static_widget()
+    assert len(fw.stack.children) == 3
+    assert [lab.splitlines()[0] for lab in fw.labels] == [
+        "output[0, 0, 0] = 3.0   (adaptive max pooling)",
+        "output[0, 0, 1] = 4.0   (adaptive max pooling)",
+        "output[0, 0, 2] = 5.0   (adaptive max pooling)"]
+
+
+def test_relu_explorer_wiring_tv31():
+    e = ZeroPointReluExplorer(dpi=LOW)                 # TV31: uint8, zp 128, M = 1
+    assert e.state["codes"] == [[126, 120], [110, 127]]
+    assert e.state["pooled"] == [[128]] and e.state["pooled_wrong"] == [[127]]
+    assert "instead of 128" in e.explain_text
+    assert set(e.chain_plot.axes) == {"accumulators", "codes", "activated", "pooled"}
+    e.zero_point.value = 100                           # redrawn in place on kept Axes:
+    assert e.state["codes"] == [[98, 92], [82, 99]]
+    fresh = plot_zero_point_relu(0.5, 100, "uint8", codes=[[98, 92], [82, 99]])
+    assert e.relu_plot.line_ax.get_ylim() == fresh.line_ax.get_ylim()    # no stale limits
+    assert len(e.relu_plot.line_ax.lines) == len(fresh.line_ax.lines)
+    e.dtype.value = "int8"                             # zero point clamps into [-128, 127]
+    assert e.zero_point.min == -128 and e.zero_point.value == 100 and e.error is None
+    assert e.state["relu_floor"] == 100
+    e.preset.value = "4x4 mixed"
+    assert [s.max for s in e.cell] == [1, 1]
+    e.cell[0].value = 1
+    assert e.state["out_index"] == (1, 0) and "pooled[1, 0]" in e.explain_text
+    e.kernel.value = 3                                 # 4x4, K3 S2: one output
+    assert e.error is None and [s.max for s in e.cell] == [0, 0] and e.state["out_index"] == (0, 0)
+
+
+def test_relu_explorer_frames_and_zero_point_bounds():
+    e = ZeroPointReluExplorer(dpi=LOW)
+    fw = e.static_widget([0, 128])
+    assert len(fw.stack.children) == 2 and e.zero_point.value == 128
+    assert fw.labels[0].startswith("pooled[0, 0] = 0") and fw.labels[1].startswith(
+        "pooled[0, 0] = 128")
+    with pytest.raises(ValueError, match="zero_points"):
+        e.static_widget([300])
+    e.zero_point.value = 255
+    e.dtype.value = "int8"                             # 255 is outside int8: clamped
+    assert (e.zero_point.min, e.zero_point.max, e.zero_point.value) == (-128, 127, 127)
+
+
+# --------------------------------------------------------------------------- sweeps
+
+
+def _invalid_or_clean(e):
+    """After an update: either a picture and no error, or an error label with a reason."""
+    if e.error is None:
+        assert e.error_label.value == "" and is_png(e.image.value)
+    else:
+        assert e.error and "<div" in e.error_label.value and "internal error" not in e.error
+
+
+def test_sweep_index_explorer():
+    e = IndexLayoutExplorer(np.arange(6.0).reshape(1, 1, 2, 3), dpi=20)
+    invalid = []
+    for k in (1, 3):
+        for s in (1, 3):
+            for p in (0, 1):
+                with e._hold():
+                    e.kernel.value, e.stride.value, e.padding.value = k, s, p
+                e._on_change()
+                _invalid_or_clean(e)
+                if e.error is not None:
+                    invalid.append((k, s, p))
+                    assert f"kernel=({k}, {k}) does not fit" in e.error
+    # a window taller than the padded 2-row input: k > 2 + 2p
+    assert invalid == [(3, 1, 0), (3, 3, 0)]
+    for rule in ("neg_inf", "lowest"):
+        e.pad_taps.value = rule
+        _invalid_or_clean(e)
+
+
+def test_sweep_adaptive_explorer():
+    e = AdaptiveBinsExplorer(input_size=3, output_size=2, dpi=20)
+    notes = 0
+    combos = [(ndim, i, o, show) for ndim in (1, 2) for i, o in ((3, 1), (3, 2), (1, 2))
+              for show in (False, True)]
+    for ndim, i, o, show in combos:
+        with e._hold():
+            e.ndim.value = ndim
+            for a in range(2):
+                e.in_size[a].value, e.out_size[a].value = i, o
+            e.show_fixed.value = show
+            e.op.value = "avg" if o == 2 else "max"
+        e._on_change()
+        _invalid_or_clean(e)
+        assert e.error is None                         # every combination is drawable
+        if show and i < o:                             # no export workaround: said so
+            assert "no fixed-pool export workaround" in e.warnings[0]
+            assert "no fixed-pool export workaround" in e.note_label.value
+            notes += 1
+        else:
+            assert e.warnings == [] and e.note_label.value == ""
+    assert notes == 2
+
+
+def test_sweep_relu_explorer():
+    e = ZeroPointReluExplorer(dpi=20)
+    invalid = 0
+    for preset, dtype in (("seed 003 (TV29)", "uint8"), ("3x3 (floor: one output)", "int8")):
+        for k, rounding in ((1, "tflite_double"), (3, "half_away")):
+            with e._hold():
+                e.preset.value, e.dtype.value, e.kernel.value = preset, dtype, k
+                e.rounding.value = rounding
+            e._on_change()
+            _invalid_or_clean(e)
+            if k > np.shape(PRESETS[preset])[0]:
+                invalid += 1
+                assert "does not fit" in e.error
+            else:
+                assert e.error is None and e.state["dtype"] == dtype
+    assert invalid == 1

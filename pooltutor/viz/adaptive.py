@@ -37,8 +37,10 @@ from . import style
 __all__ = [
     "AdaptiveBinsPlot",
     "FixedPoolContrast",
+    "adaptive_bins_figsize",
     "fixed_pool_contrast",
     "bin_lanes",
+    "mark_winner",
     "plot_adaptive_bins",
 ]
 
@@ -367,7 +369,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         title.append(f"no fixed-pool workaround: I={size} < O={a.output_size} gives "
                      f"s = floor(I/O) = 0")
     if show_fixed and fixed is not None:
-        y += 1.5
+        y += 1.4
         wins = fixed.windows[0]
         ndiff = sum(not s for s in fixed.same[0])
         verdict = ("every window is its bin: the export is exact" if fixed.equal
@@ -381,7 +383,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                 color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR,
                 gid="fixed-title")
         f_lanes = bin_lanes(wins)
-        y += 1.5
+        y += 1.15
         if fixed_result is None:
             flabels = [f"w{i} {'=' if same else chr(0x2260)} bin {i}"
                        for i, same in enumerate(fixed.same[0])]
@@ -588,6 +590,35 @@ def _short(t):
     return str(t[0]) if all(v == t[0] for v in t) else str(tuple(t))
 
 
+def _sizing(shape, geom, fixed, show_fixed, has_values):
+    """``(figsize, inches per input cell)`` for the plot of ``geom``."""
+    if len(shape) == 1:
+        cell_in = min(0.8, 12.1 / shape[0])
+        width = max(6.5, cell_in * shape[0] + 1.9)
+        rows = 1.25 + 0.85 * max(bin_lanes(geom.axes[0].bins)) + (1.3 if has_values else 0)
+        if show_fixed and fixed is not None:
+            rows += 1.4 + 1.15 + 0.85 * max(bin_lanes(fixed.windows[0]))
+            rows += 1.3 if has_values else 0
+        return (width, (rows + 1.2) * cell_in + 1.2), cell_in
+    cell_in = min(0.55, 5.5 / max(shape))
+    width = max(8.0, (shape[1] + geom.output_shape[1] + 3) * cell_in + 2.5)
+    height = (shape[0] * cell_in + 1.9) * (2 if show_fixed else 1) + 0.2
+    return (width, height), cell_in
+
+
+def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[float, float]:
+    """The figure size (inches) :func:`plot_adaptive_bins` picks for these arguments.
+
+    >>> adaptive_bins_figsize(5, 3)
+    (6.5, 3.84)
+    """
+    values, shape = _read_input(x)
+    geom = adaptive_geometry(shape, check_per_axis("output_size", output_size, len(shape),
+                                                   minimum=1))
+    (w, h), _ = _sizing(shape, geom, fixed_pool_contrast(geom), show_fixed, values is not None)
+    return round(w, 2), round(h, 2)
+
+
 def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
                        show_fixed: bool = False, fig=None) -> AdaptiveBinsPlot:
     """Draw the bins of adaptive pooling over the input.
@@ -660,20 +691,7 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
             pool = max_pool if op == "max" else avg_pool
             fixed_result = pool(x4, fixed.kernel, fixed.stride).output[0, 0]
 
-    if len(shape) == 1:
-        cell_in = min(0.8, 12.1 / shape[0])
-        width = max(6.5, cell_in * shape[0] + 1.9)
-        rows = 1.25 + 0.85 * max(bin_lanes(geom.axes[0].bins)) + (1.3 if values is not None
-                                                                    else 0)
-        if show_fixed and fixed is not None:
-            rows += 1.5 + 1.5 + 0.85 * max(bin_lanes(fixed.windows[0]))
-            rows += 1.3 if values is not None else 0
-        figsize = (width, (rows + 1.2) * cell_in + 1.2)
-    else:
-        cell_in = min(0.55, 5.5 / max(shape))
-        width = max(8.0, (shape[1] + geom.output_shape[1] + 3) * cell_in + 2.5)
-        height = (shape[0] * cell_in + 1.9) * (2 if show_fixed else 1) + 0.2
-        figsize = (width, height)
+    figsize, cell_in = _sizing(shape, geom, fixed, show_fixed, values is not None)
     if fig is None:
         from matplotlib.figure import Figure
 
@@ -682,6 +700,8 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         fig.clear()
         if fig.get_layout_engine() is None:
             fig.set_layout_engine("constrained")
+        if len(shape) == 1:         # label fitting follows the figure actually given
+            cell_in = min(cell_in, (fig.get_figwidth() - 1.9) / shape[0])
     draw = _plot_1d if len(shape) == 1 else _plot_2d
     ax, out_ax, fixed_ax, patches, winner = draw(fig, values, geom, out_index, op, show_fixed,
                                                  result, fixed, fixed_result, winner, cell_in)

@@ -42,6 +42,9 @@ __all__ = [
     "LAYOUT_USERS",
     "LAYOUT_COLORS",
     "IndexLayoutsPlot",
+    "index_layouts_figsize",
+    "keep_axes",
+    "prepare_figure",
     "layout_numbers",
     "plot_index_layouts",
     "winner_numbers",
@@ -91,8 +94,8 @@ class IndexLayoutsPlot:
         The plane ``(n, c)`` with the window and the winner.
     layout_axes : mapping of str to Axes
         One panel per layout.
-    table_ax : matplotlib.axes.Axes
-        The table of the winner's number per layout.
+    table_ax : matplotlib.axes.Axes or None
+        The table of the winner's number per layout (None with ``table=False``).
     numbers : mapping of str to int
         The winner's flat number in every layout drawn (``-1``: no input element won).
     position : tuple of int or None
@@ -403,6 +406,8 @@ def _draw_input_panel(ax, result, out_index, position, size):
     """The plane (n, c): values, padding (hatched, labelled), the window and the winner."""
     from matplotlib.patches import Rectangle
 
+    from .adaptive import mark_winner
+
     x = result.input
     n, c = out_index[:2]
     o = out_index[2:]
@@ -422,7 +427,7 @@ def _draw_input_panel(ax, result, out_index, position, size):
         style.outline_cells(ax, cells, label="window")
         if position is not None:
             d, h, w = position[2:]
-            style.mark_cell(ax, (d * (height + 1) + h, w), label="winner")
+            mark_winner(ax, (d * (height + 1) + h, w))
         ax.set_xlim(-0.5, plane.shape[2] - 0.5)
         ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
         ax.set_yticks([d * (height + 1) + h for d in range(depth) for h in range(height)])
@@ -469,7 +474,7 @@ def _draw_input_panel(ax, result, out_index, position, size):
     if position is not None:
         spatial = position[2:]
         cell = (0, spatial[0]) if plane.ndim == 1 else spatial
-        style.mark_cell(ax, cell, label="winner")
+        mark_winner(ax, cell)
     ax.set_aspect("equal")
     if plane.ndim == 1:
         ax.set_yticks([])
@@ -482,6 +487,97 @@ def _draw_input_panel(ax, result, out_index, position, size):
             t.set_fontsize(size)
         elif t.get_gid() == "padding-text":
             t.set_fontsize(size - 2)
+
+
+def _layout(shape, n_layouts):
+    """Figure size, panel grid, panel and table heights for a tensor ``shape``."""
+    rows, cols = _Canvas(shape).extent
+    wide = cols > 10
+    ncols = min(2 if wide else 3, n_layouts + 1)
+    cell_in = min(0.52, (5.6 if wide else 3.9) / (cols + 0.5), 3.4 / (rows + 1.5))
+    panel_w = max(3.8, (cols + 0.5) * cell_in)
+    panel_h = (rows + 1.6) * cell_in
+    nrows = -(-(n_layouts + 1) // ncols)
+    table_h = 0.34 * (n_layouts + 1) + 0.2
+    figsize = (max(ncols * panel_w + 0.6, 9.5), nrows * (panel_h + 0.8) + table_h + 0.7)
+    return figsize, (nrows, ncols), panel_h, table_h
+
+
+def index_layouts_figsize(input_shape, n_layouts: int = len(INDEX_LAYOUTS), table: bool = True):
+    """The figure size (inches) :func:`plot_index_layouts` picks for an input shape.
+
+    >>> index_layouts_figsize((2, 2, 2, 3)), index_layouts_figsize((2, 2, 2, 3), table=False)
+    ((12.0, 11.44), (12.0, 9.2))
+    """
+    (w, h), _, _, table_h = _layout(tuple(input_shape), n_layouts)
+    return round(w, 2), round(h - (0 if table else table_h), 2)
+
+
+def _strip(ax):
+    """Remove what a plot drew on ``ax`` (artists, titles, legend), keeping the Axes."""
+    for artist in (*ax.patches, *ax.texts, *ax.images, *ax.collections, *ax.lines, *ax.tables,
+                   *ax.artists):
+        artist.remove()
+    legend = ax.get_legend()
+    if legend is not None:
+        legend.remove()
+    for loc in ("left", "center", "right"):
+        ax.set_title("", loc=loc)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.ignore_existing_data_limits = True       # autoscaling follows the new data only
+
+
+def prepare_figure(fig, key, figsize):
+    """The figure to draw on, and its kept Axes when it last showed the same kind of plot.
+
+    A new Figure (constrained layout) when ``fig`` is None.  When ``fig`` last
+    drew a plot with the same ``key`` (plot kind and shapes), its Axes are
+    stripped and returned for reuse: creating Axes is a large part of a
+    redraw, and widget explorers redraw on one persistent figure.  Otherwise
+    the figure is cleared and ``None`` returned (build the Axes, then
+    :func:`keep_axes`).
+    """
+    if fig is None:
+        from matplotlib.figure import Figure
+
+        return Figure(figsize=figsize, layout="constrained"), None
+    kept = getattr(fig, "_pooltutor_axes", None)
+    if (getattr(fig, "_pooltutor_key", None) == key and kept
+            and all(ax in fig.axes for ax in kept) and len(fig.axes) == len(kept)):
+        for ax in kept:
+            _strip(ax)
+        return fig, kept
+    fig.clear()
+    if fig.get_layout_engine() is None and hasattr(fig, "set_layout_engine"):
+        fig.set_layout_engine("constrained")
+    fig._pooltutor_key = key
+    fig._pooltutor_axes = None
+    return fig, None
+
+
+def keep_axes(fig, axes):
+    """Remember ``axes`` for :func:`prepare_figure`."""
+    fig._pooltutor_axes = list(axes)
+
+
+def _draw_table(ax, layouts, numbers, size):
+    """The winner's number per layout, with who uses each layout."""
+    ax.axis("off")
+    cell_text = [[lay, str(numbers[lay]), LAYOUT_USERS[lay]] for lay in layouts]
+    table = ax.table(cellText=cell_text, colLabels=["layout", "winner's index", "used by"],
+                     loc="center", cellLoc="left", colLoc="left", colWidths=[0.2, 0.16, 0.64])
+    table.auto_set_font_size(False)
+    table.set_fontsize(size)
+    table.scale(1, 1.25)
+    for (row, col), cell in table.get_celld().items():
+        cell.set_edgecolor("#cccccc")
+        if row == 0:
+            cell.set_text_props(fontweight="bold")
+            cell.set_facecolor("#eeeeee")
+        elif col in (0, 1):
+            cell.set_text_props(color=LAYOUT_COLORS[layouts[row - 1]], fontweight="bold")
+    table.set_gid("layout-table")
 
 
 def _out_of_layout(ax):
@@ -522,7 +618,7 @@ def _position_text(position) -> str:
 
 def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
                        rounding: str = "floor", pad_taps: str = "skip", out_index=None,
-                       layouts=INDEX_LAYOUTS, fig=None) -> IndexLayoutsPlot:
+                       layouts=INDEX_LAYOUTS, table: bool = True, fig=None) -> IndexLayoutsPlot:
     """Draw one max-pool winner as its position and as its flat number in every index layout.
 
     Parameters
@@ -539,6 +635,9 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     layouts : sequence of str
         Which layouts get a panel (default all five of
         :data:`pooltutor.indexing.INDEX_LAYOUTS`).
+    table : bool
+        Also draw the table of the winner's number per layout (``table_ax``
+        is None without it).
     fig : matplotlib.figure.Figure, optional
         Drawn on (after ``fig.clear()``); a new Figure by default.
 
@@ -614,26 +713,21 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
 
     canvas = _Canvas(shape)
     size = _font(canvas)
-    rows, cols = canvas.extent
-    wide = cols > 10
-    ncols = min(2 if wide else 3, len(layouts) + 1)
-    cell_in = min(0.52, (5.6 if wide else 3.9) / (cols + 0.5), 3.4 / (rows + 1.5))
-    panel_w = max(3.8, (cols + 0.5) * cell_in)
-    panel_h = (rows + 1.6) * cell_in
-    nrows = -(-(len(layouts) + 1) // ncols)
-    table_h = 0.34 * (len(layouts) + 1) + 0.2
-    figsize = (max(ncols * panel_w + 0.6, 9.5), nrows * (panel_h + 0.8) + table_h + 0.7)
-    if fig is None:
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=figsize, layout="constrained")
-    else:
-        fig.clear()
-        if fig.get_layout_engine() is None:
-            fig.set_layout_engine("constrained")
-    grid = fig.add_gridspec(nrows + 1, ncols,
-                            height_ratios=[panel_h + 0.8] * nrows + [table_h])
-    input_ax = fig.add_subplot(grid[0, 0])
+    figsize, (nrows, ncols), panel_h, table_h = _layout(shape, len(layouts))
+    if not isinstance(table, (bool, np.bool_)):
+        raise PoolTutorTypeError(f"table={table!r}: need True or False")
+    if not table:
+        figsize = (figsize[0], figsize[1] - table_h)
+    fig, kept = prepare_figure(fig, ("index_layouts", shape, layouts, bool(table)), figsize)
+    if kept is None:
+        grid = fig.add_gridspec(nrows + bool(table), ncols,
+                                height_ratios=[panel_h + 0.8] * nrows + [table_h] * bool(table))
+        kept = [fig.add_subplot(grid[0, 0])]
+        kept += [fig.add_subplot(grid[k // ncols, k % ncols]) for k in range(1, len(layouts) + 1)]
+        if table:
+            kept.append(fig.add_subplot(grid[nrows, :]))
+        keep_axes(fig, kept)
+    input_ax = kept[0]
     _draw_input_panel(input_ax, result, out_index, position, size)
     op = "adaptive max" if result.op == "adaptive_max" else "max"
     if position is None:
@@ -648,7 +742,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
 
     layout_axes = {}
     for k, lay in enumerate(layouts, start=1):
-        ax = fig.add_subplot(grid[k // ncols, k % ncols])
+        ax = kept[k]
         nums = layout_numbers(shape, lay)
         _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, size)
         ax.set_title(f"{lay!r}: winner \u2192 {numbers[lay]}\n{LAYOUT_USERS_SHORT[lay]}",
@@ -656,24 +750,10 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         ax.set_xlabel(_steps_text(nums), fontsize=size - 1.5, color="#444444")
         layout_axes[lay] = ax
 
-    table_ax = fig.add_subplot(grid[nrows, :])
-    table_ax.axis("off")
-    cell_text = [[lay, str(numbers[lay]), LAYOUT_USERS[lay]] for lay in layouts]
-    table = table_ax.table(cellText=cell_text, colLabels=["layout", "winner's index", "used by"],
-                           loc="center", cellLoc="left", colLoc="left",
-                           colWidths=[0.2, 0.16, 0.64])
-    table.auto_set_font_size(False)
-    table.set_fontsize(size)
-    table.scale(1, 1.25)
-    for (row, col), cell in table.get_celld().items():
-        cell.set_edgecolor("#cccccc")
-        if row == 0:
-            cell.set_text_props(fontweight="bold")
-            cell.set_facecolor("#eeeeee")
-        elif col in (0, 1):
-            cell.set_text_props(color=LAYOUT_COLORS[layouts[row - 1]], fontweight="bold")
-    table.set_gid("layout-table")
-
+    table_ax = None
+    if table:
+        table_ax = kept[-1]
+        _draw_table(table_ax, layouts, numbers, size)
     for ax in (input_ax, *layout_axes.values()):
         _out_of_layout(ax)
     where = _position_text(position) if position is not None else "no input element (index -1)"

@@ -33,6 +33,7 @@ import numpy as np
 from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_int
 from . import style
+from .indices import keep_axes, prepare_figure
 
 __all__ = [
     "ZeroPointReluPlot",
@@ -241,20 +242,16 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     right_floor = max(qmin, zp)
     wrong_floor = max(qmin, 0)
 
-    if fig is None:
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(12.5, 8.4) if block is not None else (9.5, 5.2),
-                     layout="constrained")
-    else:
-        fig.clear()
-        if fig.get_layout_engine() is None:
-            fig.set_layout_engine("constrained")
-    if block is not None:
-        grid = fig.add_gridspec(2, 5, height_ratios=[1.25, 1.0])
-        line_ax = fig.add_subplot(grid[0, :])
-    else:
-        line_ax = fig.add_subplot()
+    figsize = (12.5, 8.4) if block is not None else (9.5, 5.2)
+    fig, kept = prepare_figure(fig, ("zero_point_relu", block is None), figsize)
+    if kept is None:
+        if block is not None:
+            grid = fig.add_gridspec(2, 5, height_ratios=[1.25, 1.0])
+            kept = [fig.add_subplot(grid[0, :])] + [fig.add_subplot(grid[1, k]) for k in range(5)]
+        else:
+            kept = [fig.add_subplot()]
+        keep_axes(fig, kept)
+    line_ax = kept[0]
 
     # ---- the transfer plot: input code -> real value after ReLU
     q = np.arange(qmin, qmax + 1, dtype=np.int64).astype(dtype)
@@ -301,13 +298,19 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     line_ax.set_xlim(qmin - 0.02 * (qmax - qmin), qmax + 0.02 * (qmax - qmin))
     line_ax.set_xlabel(f"input code q ({dtype}, {qmin} .. {qmax})", fontsize=11)
     line_ax.set_ylabel("real value after ReLU", fontsize=11)
-    sec = line_ax.secondary_xaxis(
-        "top", functions=(lambda c: (c - zp) * scale, lambda r: r / scale + zp))
+    functions = (lambda c: (c - zp) * scale, lambda r: r / scale + zp)
+    secondary = [a for a in line_ax.child_axes if a.get_gid() == "real-axis"]
+    if secondary:                                   # a kept Axes: update its functions
+        sec = secondary[0]
+        sec.set_functions(functions)
+    else:
+        sec = line_ax.secondary_xaxis("top", functions=functions)
+        sec.set_gid("real-axis")
     sec.set_xlabel("real value of the input code, (q \u2212 zp)\u00b7s", fontsize=10.5)
     sec.tick_params(labelsize=9.5)
     line_ax.tick_params(labelsize=9.5)
     line_ax.grid(alpha=0.25)
-    line_ax.legend(loc="lower right", fontsize=10, framealpha=0.95)
+    line_ax.legend(loc="best", fontsize=10, framealpha=0.95)
     if zp == wrong_floor:
         verdict = "zero point = the literal 0: both clamps agree"
     elif zp > 0:
@@ -351,11 +354,13 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
             ("pooled_wrong", pooled_wrong, f"{pool_text}\nof the wrong ReLU"),
         ]
         for k, (name, arr, title) in enumerate(panels):
-            ax = fig.add_subplot(grid[1, k])
+            ax = kept[1 + k]
             _code_grid(ax, arr, real(arr), vmin, vmax, scale)
             color = (style.RIGHT_COLOR if "right" in name else
                      style.WRONG_COLOR if "wrong" in name else "black")
             ax.set_title(title, fontsize=11, color=color)
+            ax.set_xticks([])               # cell positions do not matter here (and tick
+            ax.set_yticks([])               # labels are a large part of every redraw)
             grid_axes[name] = ax
         _window_and_winner(grid_axes["right"], res_right, index)
         _window_and_winner(grid_axes["wrong"], res_wrong, index)
@@ -368,7 +373,7 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
         for name, code in (("pooled_right", r), ("pooled_wrong", w)):
             value = float(real(np.array([code], dtype=dtype))[0])
             if value < 0:
-                text, color = f"{code}: real {_real_text(value, scale)} < 0 after ReLU!", \
+                text, color = f"{code}: real {_real_text(value, scale)} < 0 !", \
                     style.WRONG_COLOR
             elif name == "pooled_wrong" and code != r:
                 text, color = f"{code}: real {_real_text(value, scale)}, not {r}", \
@@ -447,22 +452,18 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     window = tuple((r0 + a, c0 + b) for a in range(g.kernel[0]) for b in range(g.kernel[1]))
     winner = tuple(int(v) for v in divmod(int(pick(chain.winners)[i, j]), cols))
 
-    if fig is None:
-        from matplotlib.figure import Figure
-
-        cell = min(0.8, 3.3 / max(rows, cols))
-        width = 3 * (cols * cell + 0.5) + pooled.shape[1] * cell + 1.0
-        fig = Figure(figsize=(max(width, 12.0), max(rows * cell + 1.9, 3.8)),
-                     layout="constrained")
-    else:
-        fig.clear()
-        if fig.get_layout_engine() is None:
-            fig.set_layout_engine("constrained")
-    grid = fig.add_gridspec(1, 4, width_ratios=[cols, cols, cols, max(pooled.shape[1], 2.6)])
+    cell = min(0.8, 3.3 / max(rows, cols))
+    width = 3 * (cols * cell + 0.5) + pooled.shape[1] * cell + 1.0
+    figsize = (max(width, 12.0), max(rows * cell + 1.9, 3.8))
+    fig, kept = prepare_figure(fig, ("quant_chain", acc.shape, pooled.shape), figsize)
+    if kept is None:
+        grid = fig.add_gridspec(1, 4, width_ratios=[cols, cols, cols, max(pooled.shape[1], 2.6)])
+        kept = [fig.add_subplot(grid[0, k]) for k in range(4)]
+        keep_axes(fig, kept)
     size = 12 if max(rows, cols) <= 4 else 10 if max(rows, cols) <= 8 else 8
     axes = {}
 
-    ax = fig.add_subplot(grid[0, 0])
+    ax = kept[0]
     style.draw_grid(ax, acc, annotate=False)
     a_lo, a_hi = style.shared_limits(acc)
     for (r, cc), v in np.ndenumerate(acc):
@@ -475,13 +476,12 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     vmin, vmax = style.shared_limits(codes, act, pooled)
     real = chain.real
     titles = {
-        "codes": f"2. requantized codes ({chain.dtype})\nround(acc\u00b7M) + zp, "
-                 f"M={chain.multiplier:g}, {chain.rounding!r}",
+        "codes": f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp",
         "activated": f"3. ReLU at the real zero\nmax(q, max(qmin, zp)) = max(q, "
                      f"{chain.relu_floor})",
     }
     for k, (name, arr) in enumerate((("codes", codes), ("activated", act)), start=1):
-        ax = fig.add_subplot(grid[0, k])
+        ax = kept[k]
         _code_grid(ax, arr, real(arr), vmin, vmax, chain.scale, size=size)
         ax.set_title(titles[name], fontsize=11.5)
         axes[name] = ax
@@ -491,9 +491,9 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
                         gid="raised")
     for name in ("accumulators", "codes", "activated"):
         style.outline_cells(axes[name], window, linewidth=3)
-        _mark_winner(axes[name], winner)
+    _mark_winner(axes["activated"], winner)
 
-    ax = fig.add_subplot(grid[0, 3])
+    ax = kept[3]
     _code_grid(ax, pooled, real(pooled), vmin, vmax, chain.scale, size=size)
     style.mark_cell(ax, (i, j), color=style.HIGHLIGHT_COLOR, gid="highlight")
     ax.set_title(f"4. max pool {g.kernel[0]}x{g.kernel[1]}\nstride {_pair(g.stride)}, "

@@ -1,0 +1,267 @@
+"""Widget explorer: adaptive pooling bins for any input and output size.
+
+:class:`AdaptiveBinsExplorer` wires the input size and output size (per
+axis, 1-D or 2-D), the output cell, max / average and the fixed-pool export
+workaround to :func:`pooltutor.viz.adaptive.plot_adaptive_bins`, on one
+persistent figure.  The output-cell sliders follow the output size; when the
+export workaround does not exist (``I < O``) the widget says so in its note.
+:meth:`AdaptiveBinsExplorer.static_widget` (or :func:`adaptive_bins_frames`)
+is the kernel-free form: one frame per output cell.
+
+>>> e = AdaptiveBinsExplorer(input_size=7, output_size=4, dpi=30)     # TV25
+>>> e.state["bin"], e.state["output"]
+(((0, 2),), [3.0, 4.0, 9.0, 9.0])
+>>> e.cell[1].value = 2
+>>> e.state["bin"], e.state["winner"]
+(((3, 6),), (5,))
+>>> e.out_size[1].value = 9                                  # O > I: no export workaround
+>>> e.error, e.warnings
+(None, ['no fixed-pool export workaround: I=7 < O=9 on axis 0, floor(I/O) = 0'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..errors import PoolTutorError, check_choice, check_int
+from .adaptive import MAX_SIDE, adaptive_bins_figsize, plot_adaptive_bins
+from .explorer import Explorer, FramesWidget, frames_widget
+
+__all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "pi_digits"]
+
+#: Slider ranges of the input size for 1-D and 2-D inputs.
+MAX_INPUT = {1: 32, 2: 10}
+
+
+def pi_digits(count: int) -> np.ndarray:
+    """The first ``count`` decimal digits of pi as floats (the demo input; TV27 uses 32).
+
+    >>> pi_digits(8).astype(int).tolist()
+    [3, 1, 4, 1, 5, 9, 2, 6]
+    """
+    count = check_int("count", count, minimum=1)
+    # Gibbons' unbounded spigot, exact in Python integers
+    q, r, t, k, n, m = 1, 0, 1, 1, 3, 3
+    digits = []
+    while len(digits) < count:
+        if 4 * q + r - t < n * t:
+            digits.append(n)
+            q, r, n = 10 * q, 10 * (r - n * t), (10 * (3 * q + r)) // t - 10 * n
+        else:
+            q, r, t, k, n, m = (q * k, (2 * q + r) * m, t * m, k + 1,
+                                (q * (7 * k + 2) + r * m) // (t * m), m + 2)
+    return np.array(digits, dtype=float)
+
+
+class AdaptiveBinsExplorer(Explorer):
+    """Change the input and output size of an adaptive pooling and watch its bins.
+
+    Parameters
+    ----------
+    x : 1-D or 2-D array, optional
+        The input (its size is then fixed); default: digits of pi of the
+        chosen size.
+    ndim : {1, 2}
+        Spatial axes of the default input (ignored when ``x`` is given).
+    input_size, output_size : int or (int, int)
+        Initial sizes.
+    op : {'max', 'avg'}
+    show_fixed : bool
+        Draw the fixed-pool export workaround too.
+    dpi : float
+
+    Attributes
+    ----------
+    ndim : ipywidgets.ToggleButtons
+    in_size, out_size, cell : tuple of two ipywidgets.IntSlider
+        Per axis ``(h, w)``; in 1-D only the ``w`` sliders are shown and used.
+        ``cell[a].max`` follows ``out_size[a]``.
+    op : ipywidgets.Dropdown
+    show_fixed : ipywidgets.Checkbox
+    plot : AdaptiveBinsPlot or None
+    """
+
+    def __init__(self, x=None, *, ndim: int = 1, input_size=7, output_size=4, op: str = "max",
+                 show_fixed: bool = True, dpi: float = 80):
+        import ipywidgets as widgets
+
+        check_choice("op", op, ("max", "avg"))
+        if x is not None:
+            x = np.asarray(x)
+            if x.ndim not in (1, 2) or x.size == 0 or x.dtype.kind not in "iuf":
+                raise PoolTutorError(f"x has shape {x.shape} and dtype {x.dtype}: need a "
+                                     f"non-empty 1-D or 2-D numeric input")
+            if max(x.shape) > MAX_SIDE:
+                raise PoolTutorError(f"x has shape {x.shape}: need at most {MAX_SIDE} per axis")
+            ndim = x.ndim
+            input_size = x.shape
+        if ndim not in (1, 2):
+            raise PoolTutorError(f"ndim={ndim!r} is not allowed: need 1 or 2")
+        ins = self._pair("input_size", input_size, ndim)
+        outs = self._pair("output_size", output_size, ndim)
+        self.x = x
+        slider = dict(style={"description_width": "70px"}, layout=widgets.Layout(width="250px"))
+        top = max(MAX_INPUT[ndim], *ins)
+        self.ndim = widgets.ToggleButtons(options=[("1-D", 1), ("2-D", 2)], value=ndim,
+                                          disabled=x is not None,
+                                          style={"button_width": "60px"})
+        self.in_size = tuple(
+            widgets.IntSlider(value=v, min=1, max=top, description=f"input {a}",
+                              disabled=x is not None, continuous_update=False, **slider)
+            for a, v in zip("hw", ins, strict=True))
+        self.out_size = tuple(
+            widgets.IntSlider(value=v, min=1, max=max(16, v), description=f"output {a}",
+                              continuous_update=False, **slider)
+            for a, v in zip("hw", outs, strict=True))
+        self.cell = tuple(
+            widgets.IntSlider(value=0, min=0, max=max(v - 1, 0), description=f"cell {a}",
+                              **slider)
+            for a, v in zip("hw", outs, strict=True))
+        self.op = widgets.Dropdown(options=("max", "avg"), value=op, description="op",
+                                   style={"description_width": "70px"},
+                                   layout=widgets.Layout(width="200px"))
+        self.show_fixed = widgets.Checkbox(value=bool(show_fixed),
+                                           description="fixed-pool export workaround",
+                                           indent=False)
+        self.plot = None
+        self._syncing = False
+        super().__init__(
+            controls=[[self.ndim, self.op, self.show_fixed],
+                      list(self.in_size), list(self.out_size), list(self.cell)],
+            figsize=(8, 5), dpi=dpi)
+        self.watch(self.ndim, *self.in_size, *self.out_size, *self.cell, self.op,
+                   self.show_fixed)
+        self._sync_bounds()
+        self.safe_update()
+
+    @staticmethod
+    def _pair(name, value, ndim):
+        if isinstance(value, (int, np.integer)):
+            value = (value,) * ndim
+        value = tuple(check_int(name, v, minimum=1) for v in value)
+        if len(value) != ndim:
+            raise PoolTutorError(f"{name}={value!r}: need one int or {ndim}")
+        return (1,) + value if ndim == 1 else value       # (h, w); h unused in 1-D
+
+    # ------------------------------------------------------------ wiring
+
+    @contextlib.contextmanager
+    def _hold(self):
+        old, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = old
+
+    def _on_change(self, change=None) -> None:
+        if self._syncing:
+            return
+        self._sync_bounds()
+        self.safe_update()
+
+    def _sync_bounds(self) -> None:
+        """Show the h sliders in 2-D only; input range per ndim; cell max = output size - 1."""
+        two_d = self.ndim.value == 2
+        with self._hold():
+            for sliders in (self.in_size, self.out_size, self.cell):
+                sliders[0].layout.display = None if two_d else "none"
+            if self.x is None:
+                top = MAX_INPUT[self.ndim.value]
+                for s in self.in_size:
+                    if s.value > top:
+                        s.value = top
+                    s.max = top
+            for cell, out in zip(self.cell, self.out_size, strict=True):
+                if cell.value > out.value - 1:
+                    cell.value = out.value - 1
+                cell.max = out.value - 1
+
+    def _axes(self):
+        return (0, 1) if self.ndim.value == 2 else (1,)
+
+    def _input(self):
+        if self.x is not None:
+            return self.x
+        shape = tuple(self.in_size[a].value for a in self._axes())
+        return pi_digits(int(np.prod(shape))).reshape(shape)
+
+    @property
+    def out_index(self) -> tuple[int, ...]:
+        return tuple(self.cell[a].value for a in self._axes())
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self) -> dict[str, Any]:
+        x = self._input()
+        outs = tuple(self.out_size[a].value for a in self._axes())
+        out_index = self.out_index
+        show_fixed = self.show_fixed.value
+        self.figure.set_size_inches(adaptive_bins_figsize(x, outs, show_fixed))
+        plot = plot_adaptive_bins(x, outs, out_index, op=self.op.value, show_fixed=show_fixed,
+                                  fig=self.figure)
+        self.plot = plot
+        if show_fixed and plot.fixed is None:
+            axis = next(i for i, (a, o) in enumerate(zip(x.shape, outs, strict=True)) if a < o)
+            warnings.warn(f"no fixed-pool export workaround: I={x.shape[axis]} < "
+                          f"O={outs[axis]} on axis {axis}, floor(I/O) = 0", stacklevel=2)
+        from ..pooling import adaptive_avg_pool, adaptive_max_pool
+
+        x4 = x.reshape((1, 1) + x.shape)
+        if self.op.value == "max":
+            result = adaptive_max_pool(x4, outs, return_indices=True)
+        else:
+            result = adaptive_avg_pool(x4, outs)
+        text = result.explain(*out_index)
+        if plot.fixed is not None and show_fixed:
+            windows = [w[i] for w, i in zip(plot.fixed.windows, out_index, strict=True)]
+            same = all(s[i] for s, i in zip(plot.fixed.same, out_index, strict=True))
+            text += (f"\nexport workaround k={plot.fixed.kernel}, s={plot.fixed.stride}: window "
+                     + " x ".join(f"[{a},{b})" for a, b in windows)
+                     + (" = the bin" if same else " != the bin")
+                     + f", value {plot.fixed_output[out_index]:.6g}")
+        self.set_explain(text)
+        bins = tuple(ax.bins[i] for ax, i in zip(plot.geometry.axes, out_index, strict=True))
+        return {"input_shape": x.shape, "output_size": outs, "out_index": out_index,
+                "bin": bins, "winner": plot.winner, "op": self.op.value,
+                "output": plot.output.tolist(),
+                "fixed": None if plot.fixed is None else (plot.fixed.kernel, plot.fixed.stride),
+                "fixed_equal": None if plot.fixed is None else plot.fixed.equal}
+
+    # ------------------------------------------------------------ kernel-free
+
+    def static_widget(self, max_frames: int = 32) -> FramesWidget:
+        """The kernel-free form: one frame per output cell (row-major, at most ``max_frames``)."""
+        if self.plot is None or self.error is not None:
+            raise PoolTutorError(f"no frames to make: the current controls are invalid "
+                                 f"({self.error})")
+        check_int("max_frames", max_frames, minimum=1)
+        outs = tuple(self.out_size[a].value for a in self._axes())
+        cells = [tuple(int(v) for v in idx) for idx in np.ndindex(*outs)][:max_frames]
+        keep = self.out_index
+
+        def apply(idx):
+            with self._hold():
+                for a, v in zip(self._axes(), idx, strict=True):
+                    self.cell[a].value = v
+            self.safe_update()
+
+        pngs, labels = self.collect_frames(cells, apply)
+        apply(keep)
+        return frames_widget(pngs, labels, description="output cell")
+
+
+def adaptive_bins_frames(x=None, *, max_frames: int = 32, **params) -> FramesWidget:
+    """Kernel-free frames for slides: ``AdaptiveBinsExplorer(x, **params).static_widget()``.
+
+    >>> fw = adaptive_bins_frames(np.array([3.0, 1, 4, 1, 5]), output_size=3, dpi=30)  # TV24
+    >>> len(fw.stack.children), fw.labels[1].splitlines()[0]
+    (3, 'output[0, 0, 1] = 4.0   (adaptive max pooling)')
+    """
+    explorer = AdaptiveBinsExplorer(x, **params)
+    if explorer.error is not None:
+        raise PoolTutorError(explorer.error)
+    return explorer.static_widget(max_frames)

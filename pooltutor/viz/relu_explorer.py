@@ -1,0 +1,253 @@
+"""Widget explorer: the quantized chain and ReLU at the zero point, with every knob.
+
+:class:`ZeroPointReluExplorer` wires the accumulators (a few presets), the
+multiplier, the requantization rounding, the code dtype, the zero point, the
+scale, the max pool and the pooled cell to
+:func:`pooltutor.viz.zero_point.plot_quant_chain` (top) and
+:func:`pooltutor.viz.zero_point.plot_zero_point_relu` (bottom: the right
+clamp at the zero point against the wrong ``max(q, 0)``, on the chain's own
+codes), on one persistent figure.  The zero-point slider follows the dtype's
+range and the pooled-cell sliders the pooled size; a pool that does not fit
+the accumulators shows its reason instead of raising.
+:meth:`ZeroPointReluExplorer.static_widget` (or :func:`zero_point_relu_frames`)
+is the kernel-free form: one frame per zero point.
+
+>>> e = ZeroPointReluExplorer(dpi=30)     # TV31: uint8 codes [[126, 120], [110, 127]], zp 128
+>>> e.state["pooled"], e.state["pooled_wrong"]                # right 128, wrong 127
+([[128]], [[127]])
+>>> e.kernel.value = 3                                        # a 3x3 pool on 2x2 codes
+>>> e.error
+'kernel=(3, 3) does not fit the input (2, 2) on axis 0: ...'
+"""
+
+from __future__ import annotations
+
+import contextlib
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from .. import quant
+from ..errors import PoolTutorError, check_choice, check_int
+from ..geometry import pool_geometry
+from .explorer import Explorer, FramesWidget, frames_widget
+from .zero_point import plot_quant_chain, plot_zero_point_relu
+
+__all__ = ["ZeroPointReluExplorer", "zero_point_relu_frames", "PRESETS"]
+
+#: Accumulator blocks to choose from (int32 values).
+PRESETS = MappingProxyType({
+    "seed 003 (TV29)": ((-2, 4), (6, -8)),
+    # with M=1, zp=128 (uint8) these requantize to TV31's codes [[126,120],[110,127]]
+    "all negative (TV31)": ((-2, -8), (-18, -1)),
+    "4x4 mixed": ((-2, 4, 10, -3), (6, -8, 1, 2), (-30, 5, 0, -1), (7, 9, -12, 3)),
+    "3x3 (floor: one output)": ((5, -1, 2), (-7, 3, 0), (1, -4, 8)),
+    "4x4 ties (rounding)": ((5, -5, 3, -3), (1, -1, 7, -7), (2, -2, 6, -6), (10, -10, 9, -9)),
+})
+
+DTYPES = ("uint8", "int8")
+
+
+class ZeroPointReluExplorer(Explorer):
+    """Requantize, ReLU at the zero point, max pool: change any parameter and compare.
+
+    Parameters
+    ----------
+    preset : str
+        One of :data:`PRESETS` (the accumulators).
+    multiplier : float
+        ``M = s_acc / s_out``.
+    zero_point : int
+    dtype : {'uint8', 'int8'}
+    scale : float
+        The output scale ``s`` (real value of a code: ``(q - zp) * s``).
+    rounding : str
+        One of :data:`pooltutor.quant.REQUANT_ROUNDINGS`.
+    kernel, stride : int
+        The max pool (no padding, floor rule).
+    dpi : float
+
+    Attributes
+    ----------
+    preset, dtype, rounding : ipywidgets.Dropdown
+    multiplier, scale : ipywidgets.FloatLogSlider
+    zero_point, kernel, stride : ipywidgets.IntSlider
+    cell : tuple of two ipywidgets.IntSlider
+        The pooled cell ``(i, j)``; ``max`` follows the pooled size.
+    chain : pooltutor.quant.QuantChain or None
+    chain_plot, relu_plot : QuantChainPlot, ZeroPointReluPlot or None
+    """
+
+    def __init__(self, *, preset: str = "all negative (TV31)", multiplier: float = 1.0,
+                 zero_point: int = 128, dtype: str = "uint8", scale: float = 0.5,
+                 rounding: str = "half_even", kernel: int = 2, stride: int = 2,
+                 dpi: float = 80):
+        import ipywidgets as widgets
+
+        check_choice("preset", preset, tuple(PRESETS))
+        check_choice("dtype", dtype, DTYPES)
+        check_choice("rounding", rounding, quant.REQUANT_ROUNDINGS)
+        qmin, qmax = quant.dtype_range(dtype)
+        zero_point = check_int("zero_point", zero_point)
+        if not qmin <= zero_point <= qmax:
+            raise PoolTutorError(f"zero_point={zero_point} is outside the {dtype} range: need "
+                                 f"{qmin} <= zero_point <= {qmax}")
+        for name, v in (("multiplier", multiplier), ("scale", scale)):
+            if not (isinstance(v, (int, float, np.floating, np.integer)) and 0 < v < np.inf):
+                raise PoolTutorError(f"{name}={v!r} is not allowed: need a finite float > 0")
+        kernel = check_int("kernel", kernel, minimum=1)
+        stride = check_int("stride", stride, minimum=1)
+        style = {"description_width": "80px"}
+        wide = widgets.Layout(width="270px")
+        self.preset = widgets.Dropdown(options=tuple(PRESETS), value=preset,
+                                       description="accumulators", style=style,
+                                       layout=widgets.Layout(width="330px"))
+        self.multiplier = widgets.FloatLogSlider(value=multiplier, base=2, min=-7, max=3,
+                                                 step=0.25, description="multiplier M",
+                                                 readout_format=".4g", continuous_update=False,
+                                                 style=style, layout=wide)
+        self.rounding = widgets.Dropdown(options=quant.REQUANT_ROUNDINGS, value=rounding,
+                                         description="rounding", style=style, layout=wide)
+        self.dtype = widgets.Dropdown(options=DTYPES, value=dtype, description="dtype",
+                                      style=style, layout=widgets.Layout(width="200px"))
+        self.zero_point = widgets.IntSlider(value=zero_point, min=qmin, max=qmax,
+                                            description="zero point", continuous_update=False,
+                                            style=style, layout=wide)
+        self.scale = widgets.FloatLogSlider(value=scale, base=10, min=-2, max=1, step=0.05,
+                                            description="scale s", readout_format=".3g",
+                                            continuous_update=False, style=style, layout=wide)
+        self.kernel = widgets.IntSlider(value=kernel, min=1, max=max(4, kernel),
+                                        description="pool kernel", continuous_update=False,
+                                        style=style, layout=wide)
+        self.stride = widgets.IntSlider(value=stride, min=1, max=max(4, stride),
+                                        description="pool stride", continuous_update=False,
+                                        style=style, layout=wide)
+        self.cell = tuple(widgets.IntSlider(value=0, min=0, max=0, description=f"pooled {a}",
+                                            continuous_update=False, style=style, layout=wide)
+                          for a in "ij")
+        self.chain = None
+        self.chain_plot = None
+        self.relu_plot = None
+        self._syncing = False
+        super().__init__(
+            controls=[[self.preset, self.dtype, self.zero_point],
+                      [self.multiplier, self.rounding, self.scale],
+                      [self.kernel, self.stride, *self.cell]],
+            figsize=(12.5, 11.5), dpi=dpi, layout="constrained")
+        self._top, self._bottom = self.figure.subfigures(2, 1, height_ratios=[0.85, 1.55])
+        self.watch(self.preset, self.multiplier, self.rounding, self.dtype, self.zero_point,
+                   self.scale, self.kernel, self.stride, *self.cell)
+        self._sync_bounds()
+        self.safe_update()
+
+    # ------------------------------------------------------------ wiring
+
+    @contextlib.contextmanager
+    def _hold(self):
+        old, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = old
+
+    def _on_change(self, change=None) -> None:
+        if self._syncing:
+            return
+        self._sync_bounds()
+        self.safe_update()
+
+    def _sync_bounds(self) -> None:
+        """Zero point within the dtype's range; pooled-cell sliders within the pooled size."""
+        qmin, qmax = quant.dtype_range(self.dtype.value)
+        with self._hold():
+            zp = min(max(self.zero_point.value, qmin), qmax)
+            # widen first, then narrow, so that min <= max holds at every step
+            self.zero_point.min, self.zero_point.max = min(qmin, self.zero_point.min), \
+                max(qmax, self.zero_point.max)
+            self.zero_point.value = zp
+            self.zero_point.min, self.zero_point.max = qmin, qmax
+            try:
+                geom = pool_geometry(np.shape(PRESETS[self.preset.value]), self.kernel.value,
+                                     self.stride.value)
+            except (ValueError, TypeError):
+                return                  # draw() shows the reason
+            for slider, size in zip(self.cell, geom.output_shape, strict=True):
+                if slider.value > size - 1:
+                    slider.value = size - 1
+                slider.max = size - 1
+
+    @property
+    def out_index(self) -> tuple[int, int]:
+        return self.cell[0].value, self.cell[1].value
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self) -> dict[str, Any]:
+        acc = np.array(PRESETS[self.preset.value], dtype=np.int32)
+        dtype, zp, scale = self.dtype.value, self.zero_point.value, self.scale.value
+        chain = quant.relu_max_pool_chain(acc, self.multiplier.value, zp, dtype,
+                                          self.kernel.value, self.stride.value,
+                                          self.rounding.value, scale=scale)
+        index = self.out_index
+        top, bottom = self._top, self._bottom        # kept: their Axes are reused
+        self.chain_plot = plot_quant_chain(chain, index, fig=top)
+        self.relu_plot = plot_zero_point_relu(scale, zp, dtype, codes=chain.codes,
+                                              kernel=self.kernel.value, stride=self.stride.value,
+                                              out_index=index, fig=bottom)
+        self.chain = chain
+        wrong = int(self.relu_plot.pooled_wrong[index])
+        right = int(chain.pooled[index])
+        real = chain.real
+        verdict = ("the same code: this block cannot tell the two ReLUs apart" if wrong == right
+                   else f"{wrong} (real {float(real(wrong)):g}) instead of {right} "
+                        f"(real {float(real(right)):g})")
+        self.set_explain(chain.explain(*index)
+                         + f"\n\nWith the wrong ReLU max(q, 0) on raw codes the pooled code "
+                           f"would be {verdict}.")
+        return {"codes": chain.codes.tolist(), "activated": chain.activated.tolist(),
+                "pooled": chain.pooled.tolist(),
+                "pooled_wrong": self.relu_plot.pooled_wrong.tolist(),
+                "out_index": index, "winner": self.chain_plot.winner,
+                "relu_floor": chain.relu_floor, "zero_point": zp, "dtype": dtype}
+
+    # ------------------------------------------------------------ kernel-free
+
+    def static_widget(self, zero_points=None) -> FramesWidget:
+        """The kernel-free form: one frame per zero point (default 7 across the dtype's range).
+
+        The live zero point is put back afterwards.
+        """
+        if self.chain is None or self.error is not None:
+            raise PoolTutorError(f"no frames to make: the current controls are invalid "
+                                 f"({self.error})")
+        qmin, qmax = quant.dtype_range(self.dtype.value)
+        if zero_points is None:
+            zero_points = sorted({int(v) for v in np.linspace(qmin, qmax, 5).round()}
+                                 | {max(qmin, 0), self.zero_point.value})
+        zero_points = [check_int("zero_points", v) for v in zero_points]
+        bad = [v for v in zero_points if not qmin <= v <= qmax]
+        if bad or not zero_points:
+            raise PoolTutorError(f"zero_points={zero_points!r}: need at least one, each within "
+                                 f"the {self.dtype.value} range [{qmin}, {qmax}]")
+        keep = self.zero_point.value
+        pngs, labels = self.collect_frames(
+            zero_points, lambda v: setattr(self.zero_point, "value", v))
+        self.zero_point.value = keep
+        fw = frames_widget(pngs, labels, description="zero point")
+        fw.slider.readout = False
+        return fw
+
+
+def zero_point_relu_frames(zero_points=None, **params) -> FramesWidget:
+    """Kernel-free frames for slides: ``ZeroPointReluExplorer(**params).static_widget(...)``.
+
+    >>> fw = zero_point_relu_frames([0, 128], preset="all negative (TV31)", dpi=30)
+    >>> len(fw.stack.children), [t.splitlines()[0] for t in fw.labels]
+    (2, ['pooled[0, 0] = 0 (uint8 code) = real (0 - 0) * s = 0', \
+'pooled[0, 0] = 128 (uint8 code) = real (128 - 128) * s = 0'])
+    """
+    explorer = ZeroPointReluExplorer(**params)
+    if explorer.error is not None:
+        raise PoolTutorError(explorer.error)
+    return explorer.static_widget(zero_points)
