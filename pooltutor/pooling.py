@@ -180,7 +180,7 @@ def _tap_slices(geom: PoolGeometry, tap: tuple[int, ...]) -> tuple[slice, ...]:
     """The strided slice of the padded input that holds ``tap`` of every window."""
     return tuple(
         slice(j * a.dilation, j * a.dilation + (a.output_size - 1) * a.stride + 1, a.stride)
-        for a, j in zip(geom.axes, tap)
+        for a, j in zip(geom.axes, tap, strict=True)
     )
 
 
@@ -206,7 +206,7 @@ def _axis_tap_tables(geom: PoolGeometry):
 def _tap_mask(masks, tap, ndim):
     """Outer product over axes of the per-axis masks of ``tap``; None when all True."""
     combined = None
-    for axis, (mask, j) in enumerate(zip(masks, tap)):
+    for axis, (mask, j) in enumerate(zip(masks, tap, strict=True)):
         column = mask[:, j]
         if column.all():
             continue
@@ -245,14 +245,16 @@ class _TapSource:
         reach = [(a.output_size - 1) * a.stride + a.effective_kernel for a in axes]
         # frame ranges [lo, hi) that hold input, and the end of the padded extent
         inp = []
-        for a, r in zip(axes, reach):
+        for a, r in zip(axes, reach, strict=True):
             lo = min(a.pad_begin, r)
             inp.append((lo, max(lo, min(a.pad_begin + a.input_size, r))))
-        padded_end = [min(a.padded_size, r) for a, r in zip(axes, reach)]
-        in_place = dtype == x.dtype and all(lo == 0 and hi == r for (lo, hi), r in zip(inp, reach))
+        padded_end = [min(a.padded_size, r) for a, r in zip(axes, reach, strict=True)]
+        in_place = dtype == x.dtype and all(
+            lo == 0 and hi == r for (lo, hi), r in zip(inp, reach, strict=True))
         last = axes[-1]
         taps = math.prod(geom.kernel)
-        self.split = last.stride > 1 and (not in_place or taps * passes > 2 * math.prod(geom.stride))
+        self.split = last.stride > 1 and (not in_place
+                                          or taps * passes > 2 * math.prod(geom.stride))
         self.phases = last.stride if self.split else 1
         if in_place and not self.split:
             self.src = x
@@ -265,17 +267,18 @@ class _TapSource:
         full = [(0, r) for r in reach]
         # padding first (every slab around the input box), then what lies beyond the
         # padded extent on any axis: an "outside" tap stays outside whatever the other axes say
-        for axis, ((lo, hi), r) in enumerate(zip(inp, reach)):
+        for axis, ((lo, hi), r) in enumerate(zip(inp, reach, strict=True)):
             for band in ((0, lo), (hi, r)):
                 self._fill(full[:axis] + [band] + full[axis + 1:], pad_fill)
         if out_fill != pad_fill:        # fills are numbers, never NaN
-            for axis, (end, r) in enumerate(zip(padded_end, reach)):
+            for axis, (end, r) in enumerate(zip(padded_end, reach, strict=True)):
                 self._fill(full[:axis] + [(end, r)] + full[axis + 1:], out_fill)
         if all(hi > lo for lo, hi in inp):
             shift = [a.pad_begin for a in axes]
             for index, first, count in self._boxes(inp):
                 xs = [slice(None), slice(None)]
-                xs += [slice(lo - b, hi - b) for (lo, hi), b in zip(inp[:-1], shift[:-1])]
+                xs += [slice(lo - b, hi - b)
+                       for (lo, hi), b in zip(inp[:-1], shift[:-1], strict=True)]
                 t0 = first - shift[-1]      # input coordinate of the first slot
                 xs.append(slice(t0, t0 + (count - 1) * s + 1, s))
                 self.src[index] = x[tuple(xs)]
@@ -304,10 +307,11 @@ class _TapSource:
         """A view ``(N, C, *out_spatial)``: the value of ``tap`` in every window."""
         index = [slice(None), slice(None)]
         last = self.geom.ndim - 1
-        for axis, (a, j) in enumerate(zip(self.geom.axes, tap)):
+        for axis, (a, j) in enumerate(zip(self.geom.axes, tap, strict=True)):
             f = j * a.dilation
             if axis == last and self.split:
-                index += [f % self.phases, slice(f // self.phases, f // self.phases + a.output_size)]
+                q = f // self.phases
+                index += [f % self.phases, slice(q, q + a.output_size)]
             else:
                 index.append(slice(f, f + (a.output_size - 1) * a.stride + 1, a.stride))
         return self.src[tuple(index)]
@@ -349,7 +353,8 @@ def _index_weights(input_shape, layout: str):
         return 0, 1, [r * channels for r in row]
     if layout == "nhwc_batch":
         return size * channels, 1, [r * channels for r in row]
-    raise PoolTutorError(f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")  # pragma: no cover
+    raise PoolTutorError(  # pragma: no cover - checked by the callers
+        f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")
 
 
 def _has_negative_zero(x) -> bool:
@@ -395,7 +400,8 @@ def _running_max(taps, out_shape, dtype, nan_policy, ties):
                 take |= nan               # every NaN takes over
             else:
                 take |= nan & ~np.isnan(best)   # only the first NaN; then it sticks
-        allowed = np.ones(out_shape, dtype=bool) if mask is None else np.broadcast_to(mask, out_shape)
+        allowed = (np.ones(out_shape, dtype=bool) if mask is None
+                   else np.broadcast_to(mask, out_shape))
         if is_float and nan_policy == "ignore":
             allowed = allowed & ~np.isnan(values)
         take = (take | ~has) & allowed   # the first allowed tap always starts the scan
@@ -477,7 +483,8 @@ def max_pool(
 
     # refuse a huge padded copy up front, before any work
     extent = _padded_extent(geom)
-    padded_shape = x.shape[:2] + tuple(s + b + a for s, (b, a) in zip(x.shape[2:], extent))
+    padded_shape = x.shape[:2] + tuple(
+        s + b + a for s, (b, a) in zip(x.shape[2:], extent, strict=True))
     check_memory("padding x", padded_shape, x.dtype.itemsize)
 
     fast = _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, ties,
@@ -547,8 +554,20 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
 
     indices = None
     if return_indices:
-        indices = _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
-                               pad_taps, ties, index_layout)
+        codes, code = _winner_codes(source, taps, best, masks, identity, ties)
+        # Free the padded copy before the int64 indices are allocated: with both
+        # alive, the heap grows and shrinks on every call, and each call then pays
+        # for fresh pages (page faults cost about as much as the index pass).
+        del source
+        indices = _indices_from_codes(code, codes, taps, x.shape, geom, index_layout)
+        # a padding tap can only win where best is the padding value
+        if pad_taps != "skip" and bool((best == pad_fill).any()):
+            ntaps = len(taps)
+            tap_id = (ntaps - 1 - code.astype(np.int64)) if ties == "first" \
+                else code.astype(np.int64)
+            _, won_by_input = _decode_winners(tap_id, tables, geom)
+            np.copyto(indices, -1, where=~won_by_input)
+        del code
         if has is not None:
             if empty_index == "minus_one":
                 np.copyto(indices, -1, where=~has)
@@ -560,10 +579,12 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
     return best, indices
 
 
-def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill, pad_taps, ties,
-                 index_layout):
-    """Steps 2 and 3 of :func:`_max_pool_fast`: the winners' indices in ``index_layout``."""
-    ndim = geom.ndim
+def _winner_codes(source, taps, best, masks, identity, ties):
+    """Step 2 of :func:`_max_pool_fast`: per window, the code of the winning tap.
+
+    Returns ``(codes, code)``: the code of every tap, and the array of winners' codes.
+    """
+    ndim = len(masks)
     ntaps = len(taps)
     code_type = np.min_scalar_type(ntaps - 1)       # uint8 up to 256 taps
     # the winner's code: largest for the first tap ('first') or the last ('last')
@@ -574,7 +595,7 @@ def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
     eq8 = eq.view(np.uint8)                         # 0 / 1, to multiply with
     scaled = np.empty(best.shape, dtype=code_type)
     code = np.zeros(best.shape, dtype=code_type)
-    for tap, mask, c in zip(taps, tap_masks, codes):
+    for tap, mask, c in zip(taps, tap_masks, codes, strict=True):
         if c == 0:
             # The tap with code 0 needs no pass: where no other tap equals best, it
             # does (or the window is empty, which is fixed up afterwards).
@@ -584,29 +605,31 @@ def _max_winners(x, source, taps, best, geom, tables, masks, identity, pad_fill,
             np.logical_and(eq, mask, out=eq)
         np.multiply(eq8, code_type.type(c), out=scaled)
         np.maximum(code, scaled, out=code)
+    return codes, code
 
-    # 3. index = start of the window + offset of the winning tap, in the layout's numbering
-    wn, wc, w = _index_weights(x.shape, index_layout)
-    offset = np.zeros(ntaps, dtype=np.int64)        # by code
-    for tap, c in zip(taps, codes):
-        offset[c] = sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w))
-    indices = np.take(offset, code)
+
+def _indices_from_codes(code, codes, taps, input_shape, geom, index_layout):
+    """Step 3 of :func:`_max_pool_fast`: ``start(n, c, o) + offset(winning tap)``."""
+    ndim = geom.ndim
+    wn, wc, w = _index_weights(input_shape, index_layout)
+    offset = np.zeros(len(taps), dtype=np.int64)    # by code
+    for tap, c in zip(taps, codes, strict=True):
+        offset[c] = sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w, strict=True))
+    # The lookup in place: the int64 codes become the offsets.  (np.take with uint8
+    # indices would allocate an intp copy of them besides the result; element i
+    # reads index i before writing element i, and mode="clip" is unbuffered.)
+    indices = code.astype(np.int64)
+    np.take(offset, indices, out=indices, mode="clip")
     start = np.zeros((1, 1) + geom.output_shape, dtype=np.int64)
-    for axis, (a, wa) in enumerate(zip(geom.axes, w)):
+    for axis, (a, wa) in enumerate(zip(geom.axes, w, strict=True)):
         o = np.arange(a.output_size, dtype=np.int64)
         start = start + ((o * a.stride - a.pad_begin) * wa).reshape(
             _axis_shape(ndim, axis, a.output_size))
     np.add(indices, start, out=indices)
     if wn or wc:
-        n = np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim)
-        c = np.arange(x.shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
+        n = np.arange(input_shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim)
+        c = np.arange(input_shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
         np.add(indices, n * wn + c * wc, out=indices)
-
-    # a padding tap can only win where best is the padding value
-    if pad_taps != "skip" and bool((best == pad_fill).any()):
-        tap_id = (ntaps - 1 - code.astype(np.int64)) if ties == "first" else code.astype(np.int64)
-        _, won_by_input = _decode_winners(tap_id, tables, geom)
-        np.copyto(indices, -1, where=~won_by_input)
     return indices
 
 
@@ -692,7 +715,8 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     >>> x = np.arange(1.0, 7.0).reshape(1, 1, 6)
     >>> avg_pool(x, 3, 2, padding=1, rounding="ceil_torch").output.ravel().tolist()
     [1.5, 3.0, 5.0, 6.0]
-    >>> avg_pool(x, 3, 2, padding=1, rounding="ceil_torch", divisor="padded").output.ravel().tolist()
+    >>> r = avg_pool(x, 3, 2, padding=1, rounding="ceil_torch", divisor="padded")
+    >>> r.output.ravel().tolist()
     [1.0, 3.0, 5.0, 3.0]
     """
     x, geom = _check_common(x, kernel, stride, padding, dilation, rounding)
@@ -709,7 +733,8 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     out_shape = x.shape[:2] + geom.output_shape
     tables = _axis_tap_tables(geom)
     extent = _padded_extent(geom)
-    padded_shape = x.shape[:2] + tuple(s + b + a for s, (b, a) in zip(x.shape[2:], extent))
+    padded_shape = x.shape[:2] + tuple(
+        s + b + a for s, (b, a) in zip(x.shape[2:], extent, strict=True))
     check_memory("padding x", padded_shape, 8)
     # One float64 copy of x (the cast is part of the copy), padding and overhang 0.0;
     # then one in-place add per tap, in scan order, as the reference adds.  The
@@ -764,7 +789,7 @@ def _adaptive_taps(x, geom, tables):
     for tap_id, tap in enumerate(itertools.product(*(range(a.max_bin) for a in geom.axes))):
         index = [slice(None), slice(None)]
         mask = None
-        for axis, ((pos, valid), j) in enumerate(zip(tables, tap)):
+        for axis, ((pos, valid), j) in enumerate(zip(tables, tap, strict=True)):
             shape = [1] * ndim
             shape[axis] = pos.shape[0]
             index.append(pos[:, j].reshape(shape))
@@ -826,7 +851,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     ndim = geom.ndim
     regular = [_uniform_bins(a) for a in axes]
     if all(r is not None for r in regular):
-        kernel, stride = zip(*regular)
+        kernel, stride = zip(*regular, strict=True)
         if math.prod(kernel) <= 16:
             pgeom = pool_geometry(geom.input_shape, kernel, stride)
             tables = _axis_tap_tables(pgeom)
@@ -840,9 +865,16 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
         # strided windows: a view (N, C, *O, *K) of x, then one copy
         view = np.lib.stride_tricks.as_strided(
             x, out_shape + lengths,
-            x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], regular))
+            x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], regular, strict=True))
             + x.strides[2:], writeable=False)
-        rows = np.ascontiguousarray(view).reshape(-1, size)
+        if x.strides[-1] == x.itemsize:
+            # A bin row is K_last contiguous elements: copied as one opaque item of
+            # K_last * itemsize bytes, numpy moves one item per row instead of looping
+            # over its elements (twice as fast for 12 float32).
+            run = np.dtype((np.void, lengths[-1] * x.itemsize))
+            rows = np.ascontiguousarray(view.view(run)).view(x.dtype).reshape(-1, size)
+        else:
+            rows = np.ascontiguousarray(view).reshape(-1, size)
     else:                                             # one fancy-indexing gather
         positions = []                                # (O, L) per axis, clipped to the bin
         for a in axes:
@@ -871,7 +903,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     if all(r is not None for r in regular):
         # position = o*S + j on every axis: start of the bin + offset of the tap
         offset = np.zeros(lengths, dtype=np.int64)
-        for axis, (a, wa) in enumerate(zip(axes, w)):
+        for axis, (a, wa) in enumerate(zip(axes, w, strict=True)):
             o = np.arange(a.output_size, dtype=np.int64)
             indices = indices + (o * regular[axis][1] * wa).reshape(
                 _axis_shape(ndim, axis, a.output_size))
@@ -879,7 +911,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
                 _axis_shape(ndim, axis, lengths[axis])[2:])
         return best, indices + np.take(offset.reshape(-1), k)
     js = np.unravel_index(k, lengths)
-    for axis, (pos, j, wa) in enumerate(zip(positions, js, w)):
+    for axis, (pos, j, wa) in enumerate(zip(positions, js, w, strict=True)):
         o = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))
         indices = indices + pos[o, j] * wa
     return best, indices

@@ -1,4 +1,4 @@
-"""Regression tests for the fast paths of the engine (pooltutor/pooling.py), against the loop reference.
+"""The fast paths of the engine (pooltutor/pooling.py) against the loop reference.
 
 The hypothesis tests (test_engine_vs_reference.py) draw tiny inputs; these
 cases are large enough, and chosen, to take every branch of the fast paths:
@@ -84,7 +84,7 @@ def test_padding_rules_with_minus_inf(fast_only, pad_taps, rounding):
 
 
 def test_lowest_padding_beats_minus_inf(fast_only):
-    """pad_taps='lowest': padding (-FLT_MAX) wins over -inf input, the overhang does not take part."""
+    """pad_taps='lowest': padding (-FLT_MAX) beats -inf input; the overhang takes no part."""
     x = np.full((1, 1, 5, 7), -np.inf, dtype=np.float32)
     x[0, 0, 2, 3] = 1.0
     y, plane = check_max(x, 3, 2, ((1, 0), (1, 0)), rounding="ceil", pad_taps="lowest")
@@ -153,7 +153,7 @@ def test_index_weights_are_the_layouts():
                 full = np.zeros((shape[0], shape[1], plane.size), dtype=np.int64)
                 full[n, c] = plane
                 expected = from_plane(full, shape, layout)[n, c]
-                got = n * wn + c * wc + sum(wa * t for wa, t in zip(w, coords))
+                got = n * wn + c * wc + sum(wa * t for wa, t in zip(w, coords, strict=True))
                 np.testing.assert_array_equal(got, expected, err_msg=layout)
 
 
@@ -253,6 +253,16 @@ def test_adaptive_one_and_three_axes(adaptive_fast_only):
     check_adaptive(_ties((2, 2, 31)), 7, ties="last")
     check_adaptive(_ties((1, 2, 6, 8, 9)), (3, 4, 4))
     check_adaptive(_ties((1, 2, 6, 8, 9)), (2, 2, 2), ties="last")
+
+
+@pytest.mark.parametrize("view", ["fortran", "reversed", "big-endian"])
+def test_adaptive_non_contiguous_input(adaptive_fast_only, view):
+    """Bin rows are copied as opaque items only when the last axis is contiguous."""
+    base = _ties((2, 3, 24, 26))
+    x = {"fortran": np.asfortranarray(base), "reversed": base[..., ::-1],
+         "big-endian": base.astype(">f4")}[view]
+    check_adaptive(x, (2, 2), layouts=("plane",))
+    check_adaptive(x, (5, 5), ties="last", layouts=("plane",))
 
 
 def test_adaptive_output_larger_than_input(adaptive_fast_only):
