@@ -160,7 +160,8 @@ def test_tv02_last_window_in_the_right_padding():
 
 def test_tv03():
     x = vec([1, 2, 3, 4, 5], np.float32)
-    check_max(max_pool(x, 2, 2, 1, rounding="ceil_torch", return_indices=True), [1, 3, 5], [0, 2, 4])
+    check_max(max_pool(x, 2, 2, 1, rounding="ceil_torch", return_indices=True),
+              [1, 3, 5], [0, 2, 4])
     check_max(max_pool(x, 2, 2, 1, rounding="ceil", **OV, return_indices=True),
               [1, 3, 5, L32], [0, 2, 4, 0])
     # TensorRT EXPLICIT_ROUND_UP, padding is -inf (docs): the 4th window is padding + outside
@@ -242,11 +243,11 @@ def test_tv39_valid_with_ceil_mode():
 @pytest.mark.parametrize(
     ("x", "kernel", "stride", "dilation", "upper", "lower"),
     [
-        ([1, 2, 3, 4, 5, 6], 3, 2, 1, ([3, 5, 6], [2, 4, 5]), ([2, 4, 6], [1, 3, 5])),           # TV09
-        ([1, 2, 3, 4, 5], 3, 2, 1, ([2, 4, 5], [1, 3, 4]), ([2, 4, 5], [1, 3, 4])),              # TV10
-        ([1, 2, 3, 4, 5, 6, 7], 4, 3, 1, ([3, 6, 7], [2, 5, 6]), ([2, 5, 7], [1, 4, 6])),        # TV11
+        ([1, 2, 3, 4, 5, 6], 3, 2, 1, ([3, 5, 6], [2, 4, 5]), ([2, 4, 6], [1, 3, 5])),
+        ([1, 2, 3, 4, 5], 3, 2, 1, ([2, 4, 5], [1, 3, 4]), ([2, 4, 5], [1, 3, 4])),
+        ([1, 2, 3, 4, 5, 6, 7], 4, 3, 1, ([3, 6, 7], [2, 5, 6]), ([2, 5, 7], [1, 4, 6])),
         ([1, 2, 3, 4, 5], 2, 1, 2, ([2, 3, 4, 5, 4], [1, 2, 3, 4, 3]),
-         ([2, 3, 4, 5, 4], [1, 2, 3, 4, 3])),                                                   # TV12
+         ([2, 3, 4, 5, 4], [1, 2, 3, 4, 3])),
     ],
     ids=["TV09", "TV10", "TV11", "TV12"],
 )
@@ -454,7 +455,8 @@ def test_adaptive_ties_nan_and_3d():
     check_max(adaptive_max_pool(x, 1, ties="last", return_indices=True), [7], [2])
     y = vec([1, NAN, 2, NAN])
     check_max(adaptive_max_pool(y, 1, return_indices=True), [NAN], [3])
-    check_max(adaptive_max_pool(y, 1, nan_policy="propagate_first", return_indices=True), [NAN], [1])
+    check_max(adaptive_max_pool(y, 1, nan_policy="propagate_first", return_indices=True),
+              [NAN], [1])
     check_max(adaptive_max_pool(y, 1, nan_policy="ignore", return_indices=True), [2], [2])
     # a bin of ignored NaNs only: -inf, index -1
     check_max(adaptive_max_pool(vec([NAN, NAN, 3]), 2, nan_policy="ignore", return_indices=True),
@@ -517,7 +519,8 @@ def test_infinities_and_ties():
 
 def test_signed_zeros_tie_like_any_equal_values():
     # -0.0 == 0.0: the first (or last) of the two wins, and its sign is kept
-    for x, first, last in (([-0.0, 0.0], (True, 0), (False, 1)), ([0.0, -0.0], (False, 0), (True, 1))):
+    for x, first, last in (([-0.0, 0.0], (True, 0), (False, 1)),
+                           ([0.0, -0.0], (False, 0), (True, 1))):
         for ties, (negative, idx) in (("first", first), ("last", last)):
             r = max_pool(vec(x), 2, ties=ties, return_indices=True)
             assert np.signbit(r.output.item()) == negative and r.indices.item() == idx

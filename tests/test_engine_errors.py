@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import pool_cases
 
 from pooltutor import pooling
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
-from strategies import pool_cases
 
 X2 = np.arange(16.0).reshape(1, 1, 4, 4)
 ROUNDINGS = "need one of 'floor', 'ceil', 'ceil_torch', 'floor_clip', 'caffe'"
@@ -46,7 +46,8 @@ SIZE_CASES = [
     (dict(kernel=2.0), PoolTutorTypeError,
      "kernel=2.0 has type float: need one int or a sequence of 2 ints (one per spatial axis)"),
     (dict(kernel=True), PoolTutorTypeError, "kernel=True has type bool: need one int"),
-    (dict(kernel=np.bool_(True)), PoolTutorTypeError, "kernel=np.True_ has type bool: need one int"),
+    (dict(kernel=np.bool_(True)), PoolTutorTypeError,
+     "kernel=np.True_ has type bool: need one int"),
     (dict(kernel=None), PoolTutorTypeError, "kernel=None has type NoneType: need one int"),
     (dict(kernel="2"), PoolTutorTypeError, "kernel='2' has type str: need one int"),
     (dict(kernel=[2, 2, 2]), PoolTutorError,
@@ -119,11 +120,14 @@ def test_padding_makes_a_large_window_fit():
          "x has dtype object: need a real numeric dtype (float16/32/64, int8/16/32/64 or "
          "uint8/16/32/64)"),
         (np.array([[["a", "b", "c"]]]), PoolTutorTypeError, "x has dtype <U1: need a real numeric"),
-        (np.zeros((1, 1, 4), dtype=complex), PoolTutorTypeError, "x has dtype complex128: need a real"),
-        (np.zeros((1, 1, 4), dtype=bool), PoolTutorTypeError, "x has dtype bool: need a real numeric"),
+        (np.zeros((1, 1, 4), dtype=complex), PoolTutorTypeError,
+         "x has dtype complex128: need a real"),
+        (np.zeros((1, 1, 4), dtype=bool), PoolTutorTypeError,
+         "x has dtype bool: need a real numeric"),
         (np.zeros((1, 1, 4), dtype=np.longdouble), PoolTutorTypeError,
          f"x has dtype {np.dtype(np.longdouble)}: need a real numeric"),
-        (np.zeros((1, 1, 4), dtype="datetime64[s]"), PoolTutorTypeError, "x has dtype datetime64[s]"),
+        (np.zeros((1, 1, 4), dtype="datetime64[s]"), PoolTutorTypeError,
+         "x has dtype datetime64[s]"),
         ([[[1, 2], [3]]], PoolTutorTypeError, "x could not be read as a numeric array"),
         ("abc", PoolTutorTypeError, "x has dtype <U3: need a real numeric dtype"),
         (None, PoolTutorTypeError, "x has dtype object: need a real numeric dtype"),
@@ -156,17 +160,21 @@ def test_python_lists_are_accepted():
         (dict(pad_taps="zero"), PoolTutorError,
          "pad_taps='zero' is not allowed: need one of 'skip', 'neg_inf', 'lowest'"),
         (dict(empty_value="inf"), PoolTutorError,
-         "empty_value='inf' is not allowed: need one of 'neg_inf', 'lowest', 'nan', 'zero', 'error'"),
+         "empty_value='inf' is not allowed: need one of 'neg_inf', 'lowest', 'nan', 'zero', "
+         "'error'"),
         (dict(empty_index=0), PoolTutorTypeError,
          "empty_index=0 has type int: need one of 'minus_one', 'plane_start'"),
         (dict(empty_index="zero"), PoolTutorError, "empty_index='zero' is not allowed"),
         (dict(nan_policy="omit"), PoolTutorError,
-         "nan_policy='omit' is not allowed: need one of 'propagate_last', 'propagate_first', 'ignore'"),
-        (dict(ties="random"), PoolTutorError, "ties='random' is not allowed: need one of 'first', 'last'"),
+         "nan_policy='omit' is not allowed: need one of 'propagate_last', 'propagate_first', "
+         "'ignore'"),
+        (dict(ties="random"), PoolTutorError,
+         "ties='random' is not allowed: need one of 'first', 'last'"),
         (dict(index_layout="nchw"), PoolTutorError,
          "index_layout='nchw' is not allowed: need one of 'plane', 'tensor', 'tensor_colmajor', "
          "'nhwc', 'nhwc_batch'"),
-        (dict(return_indices="yes"), PoolTutorTypeError, "return_indices='yes': need True or False"),
+        (dict(return_indices="yes"), PoolTutorTypeError,
+         "return_indices='yes': need True or False"),
         (dict(return_indices=1), PoolTutorTypeError, "return_indices=1: need True or False"),
     ],
 )
@@ -210,15 +218,18 @@ def test_numpy_integer_divisor_is_an_int():
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: adaptive_max_pool(X2, 0), PoolTutorError, "output_size=0 is not allowed: need an int >= 1"),
+        (lambda: adaptive_max_pool(X2, 0), PoolTutorError,
+         "output_size=0 is not allowed: need an int >= 1"),
         (lambda: adaptive_avg_pool(X2, (2, 0)), PoolTutorError,
          "output_size=[2, 0] is not allowed: every entry must be an int >= 1"),
         (lambda: adaptive_max_pool(X2, [2]), PoolTutorError,
          "output_size=[2] has 1 entries: need one int or 2 (one per spatial axis)"),
         (lambda: adaptive_avg_pool(X2, 2.0), PoolTutorTypeError, "output_size=2.0 has type float"),
-        (lambda: adaptive_max_pool(X2, None), PoolTutorTypeError, "output_size=None has type NoneType"),
+        (lambda: adaptive_max_pool(X2, None), PoolTutorTypeError,
+         "output_size=None has type NoneType"),
         (lambda: adaptive_max_pool(X2, 2, nan_policy="x"), PoolTutorError,
-         "nan_policy='x' is not allowed: need one of 'propagate_last', 'propagate_first', 'ignore'"),
+         "nan_policy='x' is not allowed: need one of 'propagate_last', 'propagate_first', "
+         "'ignore'"),
         (lambda: adaptive_max_pool(X2, 2, ties=None), PoolTutorTypeError,
          "ties=None has type NoneType: need one of 'first', 'last'"),
         (lambda: adaptive_max_pool(X2, 2, index_layout="flat"), PoolTutorError,
@@ -285,8 +296,8 @@ def test_fuzz_only_value_or_type_errors(x, kernel, stride, padding, dilation, ru
         lambda: max_pool(x, kernel, stride, padding, dilation, **rules),
         lambda: avg_pool(x, kernel, stride, padding, dilation,
                          **{k: v for k, v in rules.items() if k == "rounding"}, divisor=divisor),
-        lambda: adaptive_max_pool(x, output_size, **{k: v for k, v in rules.items()
-                                                     if k in ("nan_policy", "ties", "index_layout")}),
+        lambda: adaptive_max_pool(x, output_size, **{
+            k: v for k, v in rules.items() if k in ("nan_policy", "ties", "index_layout")}),
         lambda: adaptive_avg_pool(x, output_size),
     ]
     for call in calls:
@@ -389,7 +400,8 @@ def test_any_memory_layout_gives_the_same_result_and_is_not_modified(case, how, 
 def test_read_only_input_and_identity_pooling_returns_a_new_array():
     x = np.arange(6.0).reshape(1, 2, 3)
     x.setflags(write=False)
-    for result in (max_pool(x, 1), avg_pool(x, 1), adaptive_max_pool(x, 3), adaptive_avg_pool(x, 3)):
+    results = (max_pool(x, 1), avg_pool(x, 1), adaptive_max_pool(x, 3), adaptive_avg_pool(x, 3))
+    for result in results:
         np.testing.assert_array_equal(result.output, x)
         assert not np.shares_memory(result.output, x)
         assert result.output.flags.writeable

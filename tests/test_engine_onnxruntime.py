@@ -75,7 +75,7 @@ def opset() -> int:
     raise RuntimeError(f"onnxruntime {ort.__version__} runs none of the opsets 19-22")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def session(op, dtype, ndim, attrs, with_indices):
     """One cached session per parameter set (``attrs`` is a hashable tuple)."""
     return _session(_model(op, dtype, ndim, attrs, with_indices, opset()))
@@ -152,8 +152,9 @@ def _attrs(case, **extra):
 
 
 def _ids(case):
-    return (f"{case['ndim']}d-{case['dtype']}-K{case['kernel']}-S{case['stride']}-D{case['dilation']}"
-            f"-P{case['pads']}-ceil{case['ceil']}-so{case['storage_order']}").replace(" ", "")
+    text = (f"{case['ndim']}d-{case['dtype']}-K{case['kernel']}-S{case['stride']}"
+            f"-D{case['dilation']}-P{case['pads']}-ceil{case['ceil']}-so{case['storage_order']}")
+    return text.replace(" ", "")
 
 
 COMPARED = {"MaxPool": 0, "AveragePool": 0, "empty windows": 0}
@@ -240,7 +241,8 @@ def test_enough_cases_and_every_feature_is_drawn():
     assert any((k - 1) * d + 1 > size + pb + pe
                for c in CASES for x in _inputs(c)
                for k, d, size, pb, pe in zip(c["kernel"], c["dilation"], x.shape[2:],
-                                             c["pads"][:c["ndim"]], c["pads"][c["ndim"]:]))
+                                             c["pads"][:c["ndim"]], c["pads"][c["ndim"]:],
+                                             strict=True))
 
 
 def test_opset():

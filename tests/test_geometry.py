@@ -13,6 +13,7 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import axis_params, classify_tap, enumerate_window_starts
 
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.geometry import (
@@ -25,7 +26,6 @@ from pooltutor.geometry import (
     pool_geometry,
     same_padding,
 )
-from strategies import axis_params, classify_tap, enumerate_window_starts
 
 # --------------------------------------------------------------------------- output length
 
@@ -105,12 +105,13 @@ def test_axes_are_independent(axes, rounding):
     assert g.input_shape == tuple(a[0] for a in axes)
     assert g.pads == tuple((a[4], a[5]) for a in axes)
     assert g.rounding == rounding
-    for ax, (sz, k, s, d, pb, pe) in zip(g.axes, axes):
+    for ax, (sz, k, s, d, pb, pe) in zip(g.axes, axes, strict=True):
         starts, _ = enumerate_window_starts(sz, k, s, d, pb, pe, rounding)
         assert ax.window_starts == tuple(starts)
     assert g.output_shape == tuple(ax.output_size for ax in g.axes)
     last = tuple(n - 1 for n in g.output_shape)
-    assert g.window(last) == [(ax.taps(o), ax.tap_kinds(o)) for ax, o in zip(g.axes, last)]
+    assert g.window(last) == [(ax.taps(o), ax.tap_kinds(o))
+                              for ax, o in zip(g.axes, last, strict=True)]
 
 
 @pytest.mark.parametrize(
@@ -143,25 +144,27 @@ def test_stride_defaults_to_kernel():
 @pytest.mark.parametrize(
     ("size", "kernel", "stride", "dilation", "pads", "expected"),
     [
-        # id: {rounding: (output_size, window_starts)}
-        (5, 2, 2, 1, (0, 0), {"floor": 2, "ceil": 3, "ceil_torch": 3, "floor_clip": 2, "caffe": 3}),  # TV01
-        (3, 2, 2, 1, (1, 1), {"floor": 2, "ceil": 3, "ceil_torch": 2, "floor_clip": 2, "caffe": 2}),  # TV02
-        (5, 2, 2, 1, (1, 1), {"floor": 3, "ceil": 4, "ceil_torch": 3, "floor_clip": 3, "caffe": 3}),  # TV03
-        (6, 1, 2, 1, (0, 0), {"floor": 3, "ceil": 4, "ceil_torch": 3, "floor_clip": 3, "caffe": 4}),  # TV04
-        (5, 2, 3, 2, (1, 1), {"floor": 2, "ceil": 3, "ceil_torch": 2, "floor_clip": 2, "caffe": 2}),  # TV07
-        (5, 2, 1, 2, (1, 1), {"floor": 5, "ceil": 5, "ceil_torch": 5, "floor_clip": 5, "caffe": 5}),  # TV08
+        # output sizes under floor, ceil, ceil_torch, floor_clip, caffe
+        (5, 2, 2, 1, (0, 0), (2, 3, 3, 2, 3)),   # TV01
+        (3, 2, 2, 1, (1, 1), (2, 3, 2, 2, 2)),   # TV02
+        (5, 2, 2, 1, (1, 1), (3, 4, 3, 3, 3)),   # TV03
+        (6, 1, 2, 1, (0, 0), (3, 4, 3, 3, 4)),   # TV04
+        (5, 2, 3, 2, (1, 1), (2, 3, 2, 2, 2)),   # TV07
+        (5, 2, 1, 2, (1, 1), (5, 5, 5, 5, 5)),   # TV08
     ],
     ids=["TV01", "TV02", "TV03", "TV04", "TV07", "TV08"],
 )
 def test_spec_output_sizes(size, kernel, stride, dilation, pads, expected):
-    for rounding, n in expected.items():
+    assert ROUNDINGS == ("floor", "ceil", "ceil_torch", "floor_clip", "caffe")
+    for rounding, n in zip(ROUNDINGS, expected, strict=True):
         assert output_length(size, kernel, stride, *pads, dilation, rounding)[0] == n, rounding
 
 
 def test_tv03_and_tv04_clip_details():
     ax = pool_geometry((5,), 2, 2, 1, rounding="ceil_torch").axes[0]     # TV03
     assert (ax.output_size, ax.unclipped_size, ax.clipped, ax.dropped_start) == (3, 4, True, 5)
-    assert pool_geometry((5,), 2, 2, 1, rounding="ceil").axes[0].tap_kinds(3) == ("padding", "outside")
+    ceil = pool_geometry((5,), 2, 2, 1, rounding="ceil").axes[0]
+    assert ceil.tap_kinds(3) == ("padding", "outside")
     ax = pool_geometry((6,), 1, 2, rounding="caffe").axes[0]            # TV04, BVLC Caffe
     assert ax.window_starts == (0, 2, 4, 6) and ax.tap_kinds(3) == ("outside",)
     assert pool_geometry((6,), 1, 2, rounding="ceil_torch").axes[0].dropped_start == 6
@@ -328,7 +331,8 @@ def test_normalize_padding_forms(padding, ndim, expected):
     [
         (-1, 2, PoolTutorError, "padding=-1 is not allowed: need an int >= 0"),
         ([1, 2, 3], 2, PoolTutorError, "padding=[1, 2, 3] has 3 entries: need one int or 2"),
-        ([(1, 2, 3), (0, 0)], 2, PoolTutorError, "every per-axis entry must be an int or a (begin, end) pair"),
+        ([(1, 2, 3), (0, 0)], 2, PoolTutorError,
+         "every per-axis entry must be an int or a (begin, end) pair"),
         ([(1, -2), (0, 0)], 2, PoolTutorError, "every entry must be an int >= 0"),
         (1.5, 2, PoolTutorTypeError, "padding=1.5 is not allowed: need an int >= 0"),
         ([1, (2, 3)], 2, PoolTutorTypeError, "one (begin, end) pair per spatial axis"),
@@ -371,14 +375,17 @@ def test_describe_clip_inequality_is_true(size, kernel, stride, pad):
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: pool_geometry((5,), 0), PoolTutorError, "kernel=0 is not allowed: need an int >= 1"),
+        (lambda: pool_geometry((5,), 0), PoolTutorError,
+         "kernel=0 is not allowed: need an int >= 1"),
         (lambda: pool_geometry((5,), 2, 0), PoolTutorError, "stride=0 is not allowed"),
         (lambda: pool_geometry((5,), 2, dilation=0), PoolTutorError, "dilation=0 is not allowed"),
         (lambda: pool_geometry((5, 0), 2), PoolTutorError, "input_shape=[5, 0] is not allowed"),
-        (lambda: pool_geometry((), 2), PoolTutorError, "input_shape=() has 0 spatial axes: need 1 to 3"),
+        (lambda: pool_geometry((), 2), PoolTutorError,
+         "input_shape=() has 0 spatial axes: need 1 to 3"),
         (lambda: pool_geometry((2, 2, 2, 2), 1), PoolTutorError, "has 4 spatial axes: need 1 to 3"),
         (lambda: pool_geometry((5,), 2, rounding="round"), PoolTutorError,
-         "rounding='round' is not allowed: need one of 'floor', 'ceil', 'ceil_torch', 'floor_clip', 'caffe'"),
+         "rounding='round' is not allowed: need one of 'floor', 'ceil', 'ceil_torch', "
+         "'floor_clip', 'caffe'"),
         (lambda: pool_geometry((5,), 2.0), PoolTutorTypeError, "kernel=2.0 has type float"),
         (lambda: pool_geometry((3,), 4), PoolTutorError,
          "kernel=(4,) does not fit the input (3,) on axis 0: window of effective size 4"),
