@@ -136,6 +136,10 @@ def explain_cell(result, index) -> str:
                         rules.get("nan_policy", "propagate_last")]
                 elif takers == 1:
                     why = "the only element that takes part"
+                elif rules.get("nan_policy") == "ignore" and any(
+                        k == "input" and isinstance(v, (float, np.floating)) and np.isnan(v)
+                        for _, k, v in rows):
+                    why = "the largest value once NaN taps are ignored (nan_policy='ignore')"
                 else:
                     why = _WHY[rules.get("ties", "first")]
                 text += f"   <- winner: {why}"
@@ -164,8 +168,13 @@ def explain_cell(result, index) -> str:
         else:
             d, why = int(divisor), "divisor override"
         for coords, kind, value in rows:
-            lines.append(f"  tap {str(coords):<{width}}{kind:<10}" + ("" if value is None else _fmt(value)))
+            note = {"padding": "adds 0", "outside": "past the padded input: not counted"}
+            text = _fmt(value) if value is not None else note[kind]
+            lines.append(f"  tap {str(coords):<{width}}{kind:<10}{text}")
         terms = " + ".join(_fmt(v) for v in values) or "0"
         lines.append(f"  sum = {terms} = {_fmt(total)}; divisor {d} ({why})")
-        lines.append(f"  average = {_fmt(total)} / {d} = {_fmt(total / d) if d else '0 (empty window)'}")
+        if d:
+            lines.append(f"  average = {_fmt(total)} / {d} = {_fmt(total / d)}")
+        else:
+            lines.append("  no element to average (an empty window): the output is 0 by convention")
     return "\n".join(lines)

@@ -41,7 +41,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
+import numpy as np
+
+from .errors import (
+    PoolTutorError,
+    PoolTutorTypeError,
+    check_choice,
+    check_int,
+    check_memory,
+    check_per_axis,
+)
 
 __all__ = [
     "ROUNDINGS",
@@ -326,6 +335,8 @@ def normalize_padding(padding, ndim: int, name: str = "padding") -> tuple[tuple[
     >>> normalize_padding((3, 2), 1)
     ((3, 2),)
     """
+    if isinstance(padding, np.ndarray):
+        padding = padding.tolist()
     if (ndim == 1 and isinstance(padding, (list, tuple)) and len(padding) == 2
             and not any(isinstance(p, (list, tuple)) for p in padding)):
         padding = [tuple(padding)]
@@ -396,6 +407,8 @@ def pool_geometry(
     check_choice("rounding", rounding, ROUNDINGS)
     axes = []
     for i in range(ndim):
+        # refuse absurd sizes before anything proportional to them is built
+        check_memory(f"padding={padding!r}", (sizes[i] + pads[i][0] + pads[i][1],), 8)
         try:
             o, raw, clipped = output_length(
                 sizes[i], kernel_t[i], stride_t[i], pads[i][0], pads[i][1], dil_t[i], rounding
@@ -408,7 +421,9 @@ def pool_geometry(
             AxisGeometry(sizes[i], kernel_t[i], stride_t[i], dil_t[i], pads[i][0], pads[i][1],
                          rounding, o, raw, clipped)
         )
-    return PoolGeometry(tuple(axes))
+    geometry = PoolGeometry(tuple(axes))
+    check_memory("the output", geometry.output_shape, 8)
+    return geometry
 
 
 # --------------------------------------------------------------------------- adaptive
@@ -503,6 +518,7 @@ def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
     ndim = len(input_shape)
     sizes = check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
+    check_memory(f"output_size={output_size!r}", outs, 8)
     return AdaptiveGeometry(
         tuple(AdaptiveAxis(i, o, adaptive_bins(i, o)) for i, o in zip(sizes, outs))
     )

@@ -707,7 +707,9 @@ def test_explain_average():
     assert "average = 9.0 / 5 = 1.8" in text
     text = avg_pool(vec([5, 7]), 2, 1, 1, 3).explain(0)
     assert "divisor 0 (input elements only (padding excluded))" in text
-    assert text.endswith("= 0 (empty window)")
+    assert text.endswith("no element to average (an empty window): the output is 0 by convention")
+    assert not any(line != line.rstrip() for line in text.splitlines())   # no trailing spaces
+    assert re.search(r"tap \(-1,\)\s+padding\s+adds 0", text)
 
 
 def test_explain_adaptive():
