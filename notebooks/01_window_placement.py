@@ -96,7 +96,7 @@ SelfCheck("Output cell (1, 2) of the 3 × 3 max pool, stride 2, padding 1, on th
 # also change the window, the stride, the dilation and the padding, and watch the output
 # size follow. (The stepper needs a running Python kernel.)
 
-# %%
+# %% tags=["hide-input"]
 stepper = WindowStepper(x5, window=3, stride=2, padding=1)
 stepper
 
@@ -104,7 +104,7 @@ stepper
 # The same steps, computed in advance: this copy works without a kernel too (in exported
 # HTML and slides), but its controls cannot change the pooling.
 
-# %%
+# %% tags=["hide-input"]
 stepper.static_widget()
 
 # %% [markdown] slideshow={"slide_type": "slide"}
@@ -210,6 +210,10 @@ print("TensorRT:", frameworks.tensorrt_pooling(x21, 2, 2, 1, 1).ravel())
 # |---|---|
 # | `InputTensor` | the input; sizes `{ BatchCount, ChannelCount, Height, Width }` for 4-D, `{ BatchCount, ChannelCount, Depth, Height, Weight }` for 5-D |
 # | `OutputTensor` | the output. Its sizes can be computed as `PaddedSize = InputTensor->Sizes[i + 2] + StartPadding[i] + EndPadding[i]; OutputTensor->Sizes[i + 2] = (PaddedSize - WindowSizes[i]) / Strides[i] + 1;` |
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# | field | meaning (translated) |
+# |---|---|
 # | `OutputIndicesTensor` | optional: the indices, in `InputTensor`, of the maximum values. "The index values are zero-based and treat the input tensor as a contiguous one-dimensional array. If several elements within the sliding window have the same value, the later equal values are ignored and the index points to the first value encountered." |
 # | `DimensionCount` | the number of spatial dimensions: 2 for a 4-D input, 3 for 5-D |
 # | `Strides`, `WindowSize`, `StartPadding`, `EndPadding` | one value per spatial dimension, in the order `{ Height, Width }` or `{ Depth, Height, Width }` |

@@ -106,7 +106,7 @@ plot_padding_modes(6, 3, 2, 3, 2).figure
 # mode whose worked computation is printed under the picture. Try `B = 4`: one of the modes
 # refuses, and says why. (The explorer needs a running Python kernel.)
 
-# %%
+# %% tags=["hide-input"]
 explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2,
                                figsize=(8.6, 13.5))
 explorer
@@ -115,7 +115,7 @@ explorer
 # Without a kernel (in exported slides), the same picture for a few prepared cases: the
 # header's two examples and the classic ceil-mode disagreements of section 6.
 
-# %%
+# %% tags=["hide-input"]
 explorer.static_widget()
 
 # %% [markdown] slideshow={"slide_type": "slide"}
