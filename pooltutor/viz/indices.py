@@ -42,6 +42,7 @@ __all__ = [
     "LAYOUT_USERS",
     "LAYOUT_COLORS",
     "IndexLayoutsPlot",
+    "axis_steps",
     "index_layouts_figsize",
     "keep_axes",
     "prepare_figure",
