@@ -513,9 +513,13 @@ def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
     >>> adaptive_geometry((7,), 4).axes[0].bins        # TV25
     ((0, 2), (1, 4), (3, 6), (5, 7))
     """
-    if isinstance(input_shape, int):
+    if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
         input_shape = (input_shape,)
     ndim = len(input_shape)
+    if not 1 <= ndim <= 3:
+        raise PoolTutorError(
+            f"input_shape={tuple(input_shape)!r} has {ndim} spatial axes: need 1 to 3"
+        )
     sizes = check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
     check_memory(f"output_size={output_size!r}", outs, 8)

@@ -425,3 +425,9 @@ def test_adaptive_window_checks_out_index(out_index, message):
     with pytest.raises(PoolTutorError, match=message):
         adaptive_geometry((5,), 3).window(out_index)
     assert adaptive_geometry((5,), 3).window((1,)) == [((1, 2, 3), ("input",) * 3)]
+
+
+@pytest.mark.parametrize("shape", [(), (2, 2, 2, 2)])
+def test_adaptive_geometry_needs_one_to_three_axes(shape):
+    with pytest.raises(PoolTutorError, match="spatial axes: need 1 to 3"):
+        adaptive_geometry(shape, 1)
