@@ -1,6 +1,54 @@
 """Plots (matplotlib, static) and widget explorers (ipywidgets) on top of the pooltutor core.
 
 The core never imports this package.  Every ``plot_*`` function works under
-the Agg backend and takes an optional ``ax``; widgets only wire controls to
-those functions.
+the Agg backend, takes an optional ``ax`` / ``fig`` and returns what it drew;
+the explorers only wire controls to those functions, and each has a
+kernel-free form (``static_widget()``) for exported slides.
+
+=======================  ==============================  =====================================
+concept                  static plot                     explorer
+=======================  ==============================  =====================================
+window placement         ``plot_pooling``                ``WindowStepper``
+padding modes            ``plot_padding_modes``          ``PaddingModeExplorer``
+index layouts            ``plot_index_layouts``          ``IndexLayoutExplorer``
+adaptive bins            ``plot_adaptive_bins``          ``AdaptiveBinsExplorer``
+zero-point ReLU          ``plot_zero_point_relu``,       ``ZeroPointReluExplorer``
+                         ``plot_quant_chain``
+a picture, many rules    ``plot_image_pooling``          --
+exercises                --                              ``SelfCheck``
+=======================  ==============================  =====================================
+
+Names are imported on first use, so ``import pooltutor.viz`` stays cheap.
 """
+
+from __future__ import annotations
+
+import importlib
+
+_LAZY = {
+    "plot_pooling": "heatmaps",
+    "plot_padding_modes": "padding_modes",
+    "plot_index_layouts": "indices",
+    "plot_adaptive_bins": "adaptive",
+    "plot_zero_point_relu": "zero_point",
+    "plot_quant_chain": "zero_point",
+    "plot_image_pooling": "gallery",
+    "WindowStepper": "window_stepper",
+    "PaddingModeExplorer": "padding_explorer",
+    "IndexLayoutExplorer": "index_explorer",
+    "AdaptiveBinsExplorer": "adaptive_explorer",
+    "ZeroPointReluExplorer": "relu_explorer",
+    "SelfCheck": "selfcheck",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'pooltutor.viz' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
