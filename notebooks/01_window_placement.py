@@ -306,6 +306,11 @@ print(frameworks.directml_max_pooling2(x15, 1, (1, 2), 0, 0, 1))
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # Window 0 holds two 3s and reports index 0, the first one; window 2 holds 1 and 3 and
 # reports 3. Notebook 03 shows what other frameworks do with ties.
+#
+# Two more things the page leaves open: what value padding takes in a max window, and
+# whether the index really counts the batch and channel offsets (it only says "contiguous
+# one-dimensional array"). pooltutor skips padding, as every documented framework does, and
+# reads the index literally.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Side note: the struct in memory
