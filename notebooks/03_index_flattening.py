@@ -91,6 +91,19 @@ print("tensor_colmajor:", axis_steps(layout_numbers(x.shape, "tensor_colmajor"))
 print("nhwc:           ", axis_steps(layout_numbers(x.shape, "nhwc")))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
+# **Predict.** The winner of output `(1, 0, 0, 1)` is the 5 at $(h, w) = (0, 1)$ of plane
+# `n=1, c=0`. ONNX with `storage_order=1` (column-major inside the plane) writes it as what
+# number?
+
+# %% tags=["hide-input"]
+onnx_so1 = frameworks.onnx_max_pool(x, [2, 2], storage_order=1)[1]
+SelfCheck("ONNX storage_order=1 index of the winner of output (1, 0, 0, 1) in TV22?",
+          onnx_so1[1, 0, 0, 1],
+          explanation=r.explain(1, 0, 0, 1) + "\nsteps per axis in 'tensor_colmajor': "
+          + str(axis_steps(layout_numbers(x.shape, "tensor_colmajor"))),
+          hint="(n*C + c)*H*W elements come before its plane; in the plane, count down the columns")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### The frameworks, side by side
 #
 # The same TV22 input, through each framework's own operator (`pooltutor.frameworks`).
@@ -99,7 +112,7 @@ print("nhwc:           ", axis_steps(layout_numbers(x.shape, "nhwc")))
 # %%
 print("PyTorch        ", frameworks.torch_max_pool(x, 2, 1, return_indices=True)[1].ravel())
 print("ONNX so=0      ", frameworks.onnx_max_pool(x, [2, 2])[1].ravel())
-print("ONNX so=1      ", frameworks.onnx_max_pool(x, [2, 2], storage_order=1)[1].ravel())
+print("ONNX so=1      ", onnx_so1.ravel())
 print("DirectML       ", frameworks.directml_max_pooling2(x, 1, 2, 0, 0, 1)[1].ravel())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
@@ -113,40 +126,33 @@ print("OpenVINO axis=1", frameworks.openvino_max_pool(x, 1, 0, 0, 2, axis=1)[1].
 print("OpenVINO axis=2", frameworks.openvino_max_pool(x, 1, 0, 0, 2, axis=2)[1].ravel())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# **Predict.** ONNX with `storage_order=1` (column-major) writes the winner of output
-# `(1, 1, 0, 1)`, the 2 at $(h, w) = (0, 1)$ of plane `n=1, c=1`, as what number?
-
-# %% tags=["hide-input"]
-onnx_so1 = frameworks.onnx_max_pool(x, [2, 2], storage_order=1)[1]
-SelfCheck("ONNX storage_order=1 index of the winner of output (1, 1, 0, 1) in TV22?", onnx_so1[1, 1, 0, 1],
-          explanation=r.explain(1, 1, 0, 1) + "\nsteps per axis in 'tensor_colmajor': "
-          + str(axis_steps(layout_numbers(x.shape, "tensor_colmajor"))),
-          hint="the planes before it hold (n*C + c)*H*W elements; inside the plane, count down the columns")
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### TensorFlow counts channels fastest
 #
 # `tf.nn.max_pool_with_argmax` takes pictures in the NHWC layout (channels last) and
 # numbers the elements in that memory order, so neighbouring channels get neighbouring
-# numbers. We move the channel axis to the end, pool, and move it back to compare:
-
-# %%
-nhwc = np.moveaxis(x, 1, 3)                                   # (N, C, H, W) -> (N, H, W, C)
-_, tf_idx = frameworks.tensorflow_max_pool_with_argmax(nhwc, 2, 1, "VALID")
-_, tf_idx_b = frameworks.tensorflow_max_pool_with_argmax(nhwc, 2, 1, "VALID", include_batch_in_index=True)
-print("TF             ", np.moveaxis(tf_idx, 3, 1).ravel())
-print("TF with batch  ", np.moveaxis(tf_idx_b, 3, 1).ravel())
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# numbers.
+#
 # **Predict.** The winner of output `(1, 1, 0, 0)` is the 3 at $(h, w) = (1, 0)$ of plane
 # `n=1, c=1`. What does TensorFlow report, without the batch term?
 
 # %% tags=["hide-input"]
+nhwc = np.moveaxis(x, 1, 3)                                   # (N, C, H, W) -> (N, H, W, C)
+_, tf_idx = frameworks.tensorflow_max_pool_with_argmax(nhwc, 2, 1, "VALID")
 SelfCheck("TensorFlow index (include_batch_in_index=False) of the winner of output (1, 1, 0, 0)?",
           np.moveaxis(tf_idx, 3, 1)[1, 1, 0, 0],
           explanation=r.explain(1, 1, 0, 0) + "\nsteps per axis in 'nhwc': "
           + str(axis_steps(layout_numbers(x.shape, "nhwc"))),
           hint="(h*W + w)*C + c: the batch does not count")
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# All eight, with and without the batch term. TensorFlow's output is NHWC too, so we move
+# the channel axis back to compare with the lines above:
+
+# %%
+_, tf_idx_b = frameworks.tensorflow_max_pool_with_argmax(nhwc, 2, 1, "VALID",
+                                                         include_batch_in_index=True)
+print("TF             ", np.moveaxis(tf_idx, 3, 1).ravel())
+print("TF with batch  ", np.moveaxis(tf_idx_b, 3, 1).ravel())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Try it
@@ -159,7 +165,7 @@ SelfCheck("TensorFlow index (include_batch_in_index=False) of the winner of outp
 explorer = IndexLayoutExplorer(x, kernel=2, stride=1)
 explorer
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The same pictures computed in advance for the first four output cells (the plane
 # `n=0`), so that exported slides can still step through them without a kernel:
 
@@ -205,21 +211,23 @@ print(r15.explain(0))
 # first 5 is at $(0, 1)$. Column by column, the first 5 would be the one at $(1, 0)$.
 # ONNX Runtime *picks* the winner row-major (the 5 at $(0, 1)$) and only then *writes* it
 # column-major when `storage_order=1`. pooltutor does the same.
-
-# %%
-x16 = np.array([[[[1.0, 5.0], [5.0, 1.0]]]])
-r16 = max_pool(x16, kernel=2, stride=2, return_indices=True)
-plot_index_layouts(r16, out_index=(0, 0, 0, 0), layouts=("plane", "tensor_colmajor")).figure
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
+#
 # **Predict.** Which index does ONNX report for TV16 with `storage_order=1`?
 
 # %% tags=["hide-input"]
+x16 = np.array([[[[1.0, 5.0], [5.0, 1.0]]]])
+r16 = max_pool(x16, kernel=2, stride=2, return_indices=True)
 so1_16 = frameworks.onnx_max_pool(x16, [2, 2], [2, 2], storage_order=1)[1]
 SelfCheck("ONNX MaxPool, storage_order=1: the index of TV16's maximum?", so1_16.item(),
           explanation=r16.explain(0, 0) + "\nsteps per axis in 'tensor_colmajor': "
           + str(axis_steps(layout_numbers(x16.shape, "tensor_colmajor"))),
           hint="first pick the winner row by row, then write its position column by column")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The winner and its number in both layouts:
+
+# %% tags=["hide-input"]
+plot_index_layouts(r16, out_index=(0, 0, 0, 0), layouts=("plane", "tensor_colmajor")).figure
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. NaN: three different answers
@@ -235,7 +243,7 @@ ov_y, ov_i = frameworks.openvino_max_pool(x17, 2, 0, 0, 2)
 print("PyTorch :", torch_y.ravel(), torch_i.ravel())
 print("OpenVINO:", ov_y.ravel(), ov_i.ravel())
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # * **PyTorch** lets every NaN win (its test is `val > maxval || isnan(val)`). Each NaN
 #   takes over again, so the index is that of the *last* NaN in the window.
 # * **OpenVINO**'s reference kernel only ever takes a strictly greater value, so a NaN
@@ -250,11 +258,11 @@ print("OpenVINO:", ov_y.ravel(), ov_i.ravel())
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Window 1 of the PyTorch rule, tap by tap: the 2 comes first, then the NaN takes over.
 
-# %%
+# %% tags=["hide-input"]
 r17 = max_pool(x17, kernel=2, stride=2, return_indices=True)
 plot_pooling(r17, (1,)).figure
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict (TV18).** Input `[1, nan, 2, nan]`, one window of 4. What index does PyTorch
 # report?
 
@@ -271,13 +279,27 @@ SelfCheck("PyTorch max_pool1d(kernel 4) of [1, nan, 2, nan]: the index?", torch1
 # **TV20**: input `[5, 7]`, window 2, dilation 3, padding 1 on both sides. The only window
 # reads positions −1 and 2: both are padding, no input element at all.
 
-# %%
+# %% tags=["hide-input"]
 x20 = np.array([[[5.0, 7.0]]], dtype=np.float32)
 r20 = max_pool(x20, kernel=2, stride=1, padding=1, dilation=3, return_indices=True)
 plot_pooling(r20, (0,)).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# There is no maximum to report, and every runtime invents a different answer:
+# There is no maximum to report. OpenVINO's reference kernel starts every window at the
+# lowest float and at the index of its plane's first element, and takes a tap only if it is
+# strictly greater (padding is never compared).
+#
+# **Predict.** Which index does OpenVINO report for TV20's empty window?
+
+# %% tags=["hide-input"]
+ov_y, ov_i = frameworks.openvino_max_pool(x20, 1, 1, 1, 2, 3)
+SelfCheck("OpenVINO MaxPool: the index of TV20's empty window?", ov_i.item(),
+          explanation=r20.explain(0) + "\nOpenVINO's rules: "
+          + str(dict(frameworks.ENGINE_RULES["openvino_max_pool"])),
+          hint="the plane holds two elements; which one comes first?")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Every runtime invents a different answer:
 #
 # | runtime | value | index |
 # |---|---|---|
@@ -292,20 +314,11 @@ plot_pooling(r20, (0,)).figure
 
 # %%
 torch_y, torch_i = frameworks.torch_max_pool(x20, 2, 1, 1, 3, return_indices=True)
-ov_y, ov_i = frameworks.openvino_max_pool(x20, 1, 1, 1, 2, 3)
 print("pooltutor (PyTorch):", torch_y.ravel(), torch_i.ravel())
 print("OpenVINO:           ", ov_y.ravel(), ov_i.ravel())
 print("as ONNX Runtime:    ", max_pool(x20, 2, 1, 1, 3, empty_value="lowest").output.ravel())
 print("as onnx.reference:  ", max_pool(x20, 2, 1, 1, 3, empty_value="nan").output.ravel())
 print("as TFLite:          ", max_pool(x20, 2, 1, 1, 3, empty_value="zero").output.ravel())
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# **Predict.** Which index does OpenVINO report for TV20's empty window?
-
-# %% tags=["hide-input"]
-SelfCheck("OpenVINO MaxPool: the index of TV20's empty window?", ov_i.item(),
-          explanation=r20.explain(0) + "\nOpenVINO's rules: " + str(dict(frameworks.ENGINE_RULES["openvino_max_pool"])),
-          hint="OpenVINO starts every window at the lowest float and the first element of its plane")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # Why care? Because an index of −1, or 2 in a 2-element input, crashes or corrupts the next
@@ -333,7 +346,8 @@ print("PyTorch indices:", torch_idx.ravel(), "\nONNX indices:   ", onnx_idx.rave
 # %%
 right = max_unpool(y, torch_idx, xu.shape, layout="plane")
 print(right[0])
-print("same from the ONNX indices:", (max_unpool(y, onnx_idx, xu.shape, layout="tensor") == right).all())
+from_onnx = max_unpool(y, onnx_idx, xu.shape, layout="tensor")
+print("same from the ONNX indices:", (from_onnx == right).all())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### The wrong layout
@@ -354,18 +368,21 @@ SelfCheck("Non-zero values in channel 1 after ONNX MaxUnpool is fed PyTorch's in
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # A second silent mistake: column-major indices (`storage_order=1`) read as row-major ones.
-# They still point inside the right plane, so nothing can notice, but every value lands on
-# the mirror cell across the diagonal of its plane. In the picture, red dashes mark the
-# cells that differ from the right answer:
+# Red dashes mark the cells that differ from the right answer:
 
-# %%
+# %% tags=["hide-input"]
 _, colmajor_idx = frameworks.onnx_max_pool(xu, [2, 2], strides=[2, 2], storage_order=1)
-wrong_order = max_unpool(y, colmajor_idx, xu.shape, layout="tensor")       # storage_order=1 read as 0
+wrong_order = max_unpool(y, colmajor_idx, xu.shape, layout="tensor")  # storage_order=1 read as 0
 panels = {"right": right, "ONNX MaxUnpool,\nPyTorch's indices": wrong_planes,
           "storage_order=1\nread as 0": wrong_order}
 plot_unpool(xu, panels, reference="right")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
+# Column-major indices still point inside the right plane, so nothing can notice, but every
+# value lands on the mirror cell across the diagonal of its (square) plane. And ONNX
+# `MaxUnpool` fed PyTorch's indices wrote channel 1's maxima over channel 0.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Some mistakes *can* be caught: a whole-tensor index read as a per-plane one points past
 # the end of its plane, and pooltutor refuses it, naming the parameter and the value:
 

@@ -12,10 +12,8 @@
 # **OpenVINO `AdaptiveMaxPool-8`: bins that overlap, indices per plane, and exporting it as
 # a fixed pool** (about 30 minutes)
 #
-# An ordinary pooling fixes the window and lets the output size follow. *Adaptive* pooling
-# turns this around: you ask for an output size, and every output cell gets its own window,
-# called a **bin**, chosen so that the bins cover the whole input. That is how a network
-# accepts pictures of any size and still hands a fixed-size grid to its last layers.
+# *Adaptive* pooling turns ordinary pooling around: you choose the output size, and every
+# output cell gets its own window, a **bin**, so that the bins cover the whole input.
 #
 # **Learning goals.** After this notebook you can
 #
@@ -35,7 +33,7 @@ import numpy as np
 
 from pooltutor import adaptive_geometry, frameworks
 from pooltutor.geometry import adaptive_bins
-from pooltutor.pooling import adaptive_max_pool, max_pool
+from pooltutor.pooling import adaptive_avg_pool, avg_pool, max_pool
 from pooltutor.viz.adaptive import fixed_pool_contrast, plot_adaptive_bins
 from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, pi_digits
 from pooltutor.viz.selfcheck import SelfCheck
@@ -60,7 +58,8 @@ from pooltutor.viz.selfcheck import SelfCheck
 # >   d_{end} = \lceil (i+1) \cdot \tfrac{D_{in}}{D_{out}} \rceil$$
 # > (and the same for $h$ with $j$, $H$ and for $w$ with $k$, $W$). The output is
 # > $Output(i, j, k) = \max(Input[d_{start}:d_{end}, h_{start}:h_{end}, w_{start}:w_{end}])$.
-# >
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # > **Attributes:** *index_element_type*: the type of the second output, which holds the
 # > indices; `"i64"` or `"i32"`; a string; default `"i64"`; not required.
 # >
@@ -82,7 +81,9 @@ from pooltutor.viz.selfcheck import SelfCheck
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Bins
 #
-# Along one axis, output cell $i$ of $O$ reads the input positions
+# An ordinary pooling fixes the window and lets the output size follow. Adaptive pooling
+# fixes the output size, which is how a network accepts pictures of any size and still hands
+# a fixed-size grid to its last layers. Along one axis, output cell $i$ of $O$ reads the input positions
 # $[\lfloor i \cdot I/O \rfloor, \lceil (i+1) \cdot I/O \rceil)$: start rounded *down*,
 # end rounded *up*. Test vector **TV24** pools five values into three:
 
@@ -90,7 +91,7 @@ from pooltutor.viz.selfcheck import SelfCheck
 x24 = np.array([3.0, 1, 4, 1, 5])
 print(adaptive_geometry(x24.shape, 3).describe())
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # $5/3$ is not a whole number, so the rounding makes bin 1, $[\lfloor 5/3 \rfloor,
 # \lceil 10/3 \rceil) = [1, 4)$, share position 1 with bin 0 and position 3 with bin 2.
 # Position 1 is read twice, position 3 too:
@@ -127,7 +128,7 @@ print(adaptive_geometry((32,), 16).describe())
 explorer = AdaptiveBinsExplorer(input_size=7, output_size=4)
 explorer
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The same explorer at 7 → 4, one frame per output cell, computed in advance so that it
 # works without a kernel too:
 
@@ -140,7 +141,7 @@ explorer.static_widget()
 # Each spatial axis gets its own bins; a 2-D bin is a rectangle, one bin of the rows times
 # one bin of the columns. A $5 \times 5$ plane holding 0 to 24, pooled to $3 \times 3$:
 
-# %%
+# %% tags=["hide-input"]
 c0 = np.arange(25.0).reshape(5, 5)
 plot_adaptive_bins(c0, 3, out_index=(1, 1)).figure
 
@@ -160,7 +161,7 @@ y, idx = frameworks.openvino_adaptive_max_pool(x, [16, 16])
 print("output:", y.shape, y.dtype, "  indices:", idx.shape, idx.dtype)
 print("indices range from", idx.min(), "to", idx.max(), " (one plane holds", 32 * 32, "values)")
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Both outputs are shaped `[1, 3, 16, 16]`, the indices are `int64` (the default `"i64"`),
 # and they all lie in $[0, H \cdot W) = [0, 1024)$: every channel counts from 0 again.
 # That is the `plane` layout of notebook 03, PyTorch's. OpenVINO's *ordinary* `MaxPool`
@@ -184,7 +185,8 @@ print("channel 2, cell (0, 0):  AdaptiveMaxPool index", idx[0, 2, 0, 0],
 # %% tags=["hide-input"]
 SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5). "
           "The whole-tensor index of the same element?", ordinary.indices[0, 1, 3, 5],
-          explanation=ordinary.explain(0, 1, 3, 5), hint="channel 0 holds 32 * 32 elements before it")
+          explanation=ordinary.explain(0, 1, 3, 5),
+          hint="channel 0 holds 32 * 32 elements before it")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # Ties go to the first maximum in row-major order (the reference kernel scans each row with
@@ -202,14 +204,18 @@ SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5).
 # $$k = I - (O - 1) \lfloor I/O \rfloor, \qquad s = \lfloor I/O \rfloor ,$$
 #
 # which always makes exactly $O$ windows that cover the input. But are those windows the
-# bins? **TV25**, seven values to four, averaged:
+# bins?
 
-# %%
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **TV25**, seven values to four, averaged. The solid bars are the bins, the dashed bars the
+# workaround's windows:
+
+# %% tags=["hide-input"]
 x25 = np.array([3.0, 1, 4, 1, 5, 9, 2])
 p25 = plot_adaptive_bins(x25, 4, out_index=1, op="avg", show_fixed=True)
 p25.figure
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The workaround uses $k = 4$, $s = 1$: windows $[0, 4), [1, 5), [2, 6), [3, 7)$, none of
 # them a bin, so every value comes out different:
 
@@ -224,14 +230,15 @@ print("fixed pool k=4 s=1:", p25.fixed_output)
 # %% tags=["hide-input"]
 fix26 = fixed_pool_contrast(adaptive_geometry((10,), 3))
 SelfCheck("Workaround kernel and stride for adaptive pooling 10 -> 3?", fix26.kernel + fix26.stride,
-          explanation=adaptive_geometry((10,), 3).describe() + f"\nworkaround windows: {fix26.windows[0]}",
+          explanation=adaptive_geometry((10,), 3).describe()
+          + f"\nworkaround windows: {fix26.windows[0]}",
           hint="s = floor(10/3), k = 10 - 2*s")
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Here the windows $[0, 4), [3, 7), [6, 10)$ are exactly the bins, so the export is exact,
 # although 3 does not divide 10. That is a coincidence of these sizes, not a rule:
 
-# %%
+# %% tags=["hide-input"]
 x26 = pi_digits(10)
 p26 = plot_adaptive_bins(x26, 3, out_index=1, op="avg", show_fixed=True)
 p26.figure
@@ -252,26 +259,28 @@ SelfCheck("Adaptive 11 -> 3 and its workaround k=5, s=3: how many windows equal 
 # the bins are its windows, and the export is exact:
 
 # %%
-p27 = plot_adaptive_bins(pi_digits(32), 16, op="avg", show_fixed=True)
-print("kernel, stride:", p27.fixed.kernel, p27.fixed.stride, "  every window its bin:", p27.fixed.equal)
-print("same values:", (p27.output == p27.fixed_output).all())
+x27 = pi_digits(32).reshape(1, 1, 32)
+fix27 = fixed_pool_contrast(adaptive_geometry((32,), 16))
+print("kernel, stride:", fix27.kernel, fix27.stride, "  every window its bin:", fix27.equal)
+fixed27 = avg_pool(x27, fix27.kernel, fix27.stride).output
+print("same values:", (adaptive_avg_pool(x27, 16).output == fixed27).all())
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Three small errors in the seed
 #
-# The seed is a faithful translation, and so it keeps three slips of the upstream OpenVINO
-# page. None of them changes what the operation computes; each would trip up someone who
-# writes an IR file by hand.
+# The seed has three small slips; the last two are in OpenVINO's own specification page
+# too, so the translation faithfully kept them. None changes what the operation computes,
+# but each would trip up someone who writes an IR file by hand.
 #
 # **1. The version line.** It says *AdaptiveAvgPool-8*, but the page describes
 # `AdaptiveMaxPool-8`: its formula takes a maximum, and it has an index output, which
-# `AdaptiveAvgPool-8` does not. The line was copied from the sister page.
+# `AdaptiveAvgPool-8` does not. Most likely the line came from the sister page.
 #
 # **2. The attribute name in the example.** The XML says `<data output_type="i64"/>`, but
 # the attribute described a few lines above it, and the one OpenVINO's IR reader and its
 # Python API (`opset8.adaptive_max_pool(..., index_element_type="i64")`) accept, is
 # `index_element_type`. `output_type` is a leftover of an earlier draft. pooltutor uses
-# the real name:
+# the real name, and `"i32"` gives 32-bit indices:
 
 # %%
 _, idx32 = frameworks.openvino_adaptive_max_pool(x, [16, 16], index_element_type="i32")

@@ -11,11 +11,6 @@
 #
 # **Requantize, ReLU at the zero point, max pool: every stage, in integers** (about 35 minutes)
 #
-# On a phone or a microcontroller a network often runs on 8-bit integers. A convolution
-# leaves 32-bit sums behind; they are scaled back to 8 bits (*requantized*), passed through
-# ReLU and max pooled, all without ever computing a real number. Each step is easy. The
-# traps are in what the integers *mean*.
-#
 # **Learning goals.** After this notebook you can
 #
 # 1. follow int32 accumulators through requantization, ReLU and a max pool, stage by stage
@@ -42,6 +37,11 @@ from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Codes and real values
+#
+# On a phone or a microcontroller a network often runs on 8-bit integers. A convolution
+# leaves 32-bit sums behind; they are scaled back to 8 bits (*requantized*), passed through
+# ReLU and max pooled, without ever computing a real number. Each step is easy; the traps
+# are in what the integers *mean*.
 #
 # A quantized tensor stores integer **codes** $q$. With a **scale** $s > 0$ and a
 # **zero point** $z$ (an integer code), the code $q$ stands for the real value
@@ -76,7 +76,8 @@ print("real values:", quant.dequantize(codes, scale=0.5, zero_point=128))
 # > For raw quantized output, the real zero is the output zero point $z_y$. A positive scale
 # > preserves the ordering, so ReLU uses $\max(q, z_y)$. Comparing `uint8` codes with a
 # > literal zero when $z_y = 128$ would wrongly preserve negative real values.
-# >
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # > **Worked chain.** The accumulators $[-2, 4; 6, -8]$ with multiplier 0.5 and zero point
 # > zero become $[-1, 2; 3, -4]$. ReLU produces $[0, 2; 3, 0]$ and the pooling selects three.
 # > Reducing the spatial resolution and rescaling the numbers are separate concepts. Max
@@ -86,7 +87,8 @@ print("real values:", quant.dequantize(codes, scale=0.5, zero_point=128))
 # > after ReLU and produce the code 134 when pooled. The reference remains the real zero even
 # > when the storage representation changes. Average pooling would introduce division and
 # > rounding, so it is not interchangeable with this implementation.
-# >
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # > A negative window before ReLU, $[-8, -5; -3, -6]$, has maximum $-3$. Wrongly inserting
 # > zero at a padding border lets a non-existent sample win. An implementation with padding
 # > must exclude that position or use the specified minimum value. Our executable pooling
@@ -116,7 +118,7 @@ print("real values:", quant.dequantize(codes, scale=0.5, zero_point=128))
 chain = quant.relu_max_pool_chain([[-2, 4], [6, -8]], multiplier=0.5, zero_point=0)
 print(chain)
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Exactly the seed's numbers. The same chain as a picture (the window is outlined, the
 # winning code marked):
 
@@ -139,7 +141,7 @@ SelfCheck("Pooled code of acc [[-2, 4], [6, -8]], M = 0.5, uint8, zero point 128
           chain128.pooled[0, 0], explanation=chain128.explain(0, 0),
           hint="requantize first: round(acc * 0.5) + 128")
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The floor rule (TV33): a 4×4 block gives four pooled codes, a 3×3 block gives one, and the
 # third row and column are never read. In this 3×3 block the largest value, the 8 in the
 # corner, is simply lost:
@@ -160,7 +162,7 @@ chain30 = quant.relu_max_pool_chain([[-2, 4], [6, -8]], 1.0, 128, dtype="uint8",
 print(chain30)
 print("with the wrong ReLU max(q, 0):", quant.relu(chain30.codes, zero_point=0).tolist())
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The wrong ReLU, $\max(q, 0)$ on the raw codes, does nothing at all to `uint8` codes: no
 # code is below 0. It leaves the codes 126 and 120, negative real values, in place: the bug
 # the seed warns about. But look at the pool: the largest code, 134, wins either way. **The
@@ -172,25 +174,29 @@ print("with the wrong ReLU max(q, 0):", quant.relu(chain30.codes, zero_point=0).
 #
 # To catch the bug, every real value in the window must be negative: then the right ReLU
 # makes them all 0 (code 128) and the pool returns 128, while the wrong one lets a negative
-# value through. The top panel shows what each ReLU does to every `uint8` code; the bottom
-# row follows the block `[[126, 120], [110, 127]]` through both.
-
-# %%
-p31 = plot_zero_point_relu(0.5, 128, "uint8", codes=[[126, 120], [110, 127]])
-p31.figure
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# value through. **TV31** is such a block: `uint8` codes `[[126, 120], [110, 127]]`,
+# zero point 128, scale 0.5.
+#
 # **Predict.** With the wrong ReLU, which code does the max pool return for this block?
 
 # %% tags=["hide-input"]
-SelfCheck("TV31: codes [[126, 120], [110, 127]], zero point 128. Pooled code after the WRONG ReLU max(q, 0)?",
-          p31.pooled_wrong[0, 0],
-          explanation=f"right ReLU: {p31.right.tolist()} -> pooled {p31.pooled_right.tolist()}\n"
-          f"wrong ReLU: {p31.wrong.tolist()} -> pooled {p31.pooled_wrong.tolist()}",
-          hint="max(q, 0) leaves uint8 codes unchanged")
+codes31 = np.array([[[[126, 120], [110, 127]]]], dtype=np.uint8)
+wrong31 = quant.quantized_max_pool(quant.relu(codes31, zero_point=0), 2)
+SelfCheck("TV31: codes [[126, 120], [110, 127]], zero point 128. "
+          "Pooled code after the WRONG ReLU max(q, 0)?", wrong31.output[0, 0, 0, 0],
+          explanation=wrong31.explain(0, 0), hint="max(q, 0) leaves uint8 codes unchanged")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The top panel shows what each ReLU does to every `uint8` code; the bottom row follows the
+# TV31 block through both ReLUs and the pool.
+
+# %% tags=["hide-input"]
+p31 = plot_zero_point_relu(0.5, 128, "uint8", codes=codes31[0, 0])
+p31.figure
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# 127 is the real value $-0.5$: a negative number coming out of a ReLU.
+# 127 is the real value $-0.5$: a negative number coming out of a ReLU. The right ReLU
+# gives 128, the real 0.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### ONNX `Relu` on integer codes (TV37)
@@ -223,7 +229,7 @@ print("ONNX Relu on the codes: ", quant.relu(int8_codes, zero_point=0))
 explorer = ZeroPointReluExplorer(preset="all negative (TV31)", zero_point=128, dtype="uint8")
 explorer
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The same at two zero points, 0 and 128, computed in advance (works without a kernel):
 
 # %%
@@ -235,11 +241,26 @@ explorer.static_widget(zero_points=[0, 128])
 # The seed's negative window $[-8, -5; -3, -6]$ has maximum $-3$. If a padding border were
 # filled with 0, that non-existent 0 would win. On codes the same mistake is a pad that holds
 # the zero point. **TV32**: `uint8`, scale 0.5, zero point 128, every real value negative,
-# a 2×2 max pool with stride 1 and padding 1:
+# a 2×2 max pool with stride 1 and padding 1, so a $3 \times 3$ output:
 
 # %%
 q32 = np.array([[[[120, 126], [110, 100]]]], dtype=np.uint8)
+print("codes:\n", q32[0, 0], "\nreal values:\n", quant.dequantize(q32[0, 0], 0.5, 128))
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# **Predict.** Output `(2, 2)` reads rows 1 and 2, columns 1 and 2 of the input (row 2 and
+# column 2 are padding). Which code does the correct quantized max pool put there?
+
+# %% tags=["hide-input"]
 r32 = quant.quantized_max_pool(q32, kernel=2, stride=1, padding=1)
+SelfCheck("TV32: output (2, 2) of the quantized max pool (K=2, S=1, padding 1, padding skipped)?",
+          r32.output[0, 0, 2, 2], explanation=r32.explain(2, 2),
+          hint="the window of (2, 2) holds one input cell, the bottom-right one")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The whole output, in codes and in real values:
+
+# %%
 print("pooled codes:\n", r32.output[0, 0])
 print("real values:\n", quant.dequantize(r32.output[0, 0], 0.5, 128))
 
@@ -259,14 +280,6 @@ print("pad = zero point (wrong):\n", max_pool(zp_padded, 2, 1).output[0, 0])
 
 # %%
 plot_pooling(r32, (2, 0)).figure
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# **Predict.** Which code does the correct quantized max pool put in output `(2, 2)`?
-
-# %% tags=["hide-input"]
-SelfCheck("TV32: output (2, 2) of the quantized max pool (K=2, S=1, padding 1, padding skipped)?",
-          r32.output[0, 0, 2, 2], explanation=r32.explain(2, 2),
-          hint="the window of (2, 2) holds one input cell, the bottom-right one")
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Requantization rounds, and not everyone the same way
@@ -294,13 +307,16 @@ print("tflite_double", quant.requantize(acc35, 0.5, 0, rounding="tflite_double")
 
 # %%
 acc_ties = np.array(PRESETS["4x4 ties (rounding)"])
-print("half_even:", quant.relu_max_pool_chain(acc_ties, 0.5, 0, rounding="half_even").pooled.tolist())
-print("half_away:", quant.relu_max_pool_chain(acc_ties, 0.5, 0, rounding="half_away").pooled.tolist())
+even = quant.relu_max_pool_chain(acc_ties, 0.5, 0, rounding="half_even")
+away = quant.relu_max_pool_chain(acc_ties, 0.5, 0, rounding="half_away")
+print("half_even: codes", even.codes.tolist(), "-> pooled", even.pooled.tolist())
+print("half_away: codes", away.codes.tolist(), "-> pooled", away.pooled.tolist())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # So "compare every stage separately", the seed's good advice, only works if the test
 # states the rounding mode too.
-#
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # TFLite's default mode can even be off by one *without* a tie (TV36): it writes $M$ as a
 # 31-bit integer and a power of two, and rounds twice.
 
@@ -313,11 +329,10 @@ print("acc * M =", -198 * 0.3)
 # point 0)?
 
 # %% tags=["hide-input"]
-SelfCheck("TFLite's default requantization (tflite_double) of acc = -198 with M = 0.3, zero point 0?",
-          quant.requantize([-198], 0.3, 0, rounding="tflite_double")[0],
-          explanation="half_even:     " + str(quant.requantize([-198], 0.3, 0, rounding="half_even"))
-          + "\ntflite_single: " + str(quant.requantize([-198], 0.3, 0, rounding="tflite_single"))
-          + "\ntflite_double: " + str(quant.requantize([-198], 0.3, 0, rounding="tflite_double")),
+tv36 = {mode: quant.requantize([-198], 0.3, 0, rounding=mode).item()
+        for mode in quant.REQUANT_ROUNDINGS}
+SelfCheck("TFLite's default requantization (tflite_double) of acc = -198, M = 0.3, zero point 0?",
+          tv36["tflite_double"], explanation=f"codes by rounding mode: {tv36}",
           hint="not the nearest integer")
 
 # %% [markdown] slideshow={"slide_type": "slide"}
@@ -329,13 +344,14 @@ SelfCheck("TFLite's default requantization (tflite_double) of acc = -198 with M 
 
 # %%
 pooled = quant.quantized_max_pool(q32, 2).output
-print("pooled code:", pooled.ravel(), "  its real value:", quant.dequantize(pooled, 0.5, 128).ravel())
+print("pooled code:", pooled.ravel(), " real value:", quant.dequantize(pooled, 0.5, 128).ravel())
 print("largest real value of the input:", quant.dequantize(q32, 0.5, 128).max())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # If the output had its own scale or zero point, the pooled code would have to be
 # requantized, with all the rounding questions of section 6.
-#
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The seed says average pooling "would introduce division and rounding". True, and here too
 # frameworks round differently (TV38): PyTorch's quantized `avg_pool2d` rounds half to even,
 # TFLite's `int8` reference kernel half away from zero. Four 2×2 windows whose means are
