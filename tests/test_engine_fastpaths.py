@@ -25,12 +25,15 @@ def _ties(shape, dtype=np.float32, values=(0.0, 1.0, 2.0, 3.0, -1.0)):
     return RNG.choice(np.array(values, dtype=dtype), size=shape)
 
 
-@pytest.fixture
-def fast_only(monkeypatch):
-    """Fail if max_pool leaves the fast path."""
+@pytest.fixture(params=["tap by tap", "axis by axis"])
+def fast_only(request, monkeypatch):
+    """Fail if max_pool leaves the fast path; run the value pass both ways."""
     def general(*args, **kwargs):
         raise AssertionError("the general path ran where the fast path must do")
     monkeypatch.setattr(pooling, "_max_pool_general", general)
+    separable = request.param == "axis by axis"
+    monkeypatch.setattr(pooling, "_prefer_separable", lambda geom, lead: separable and
+                        geom.ndim > 1)
 
 
 def check_max(x, kernel, stride=None, padding=0, dilation=1, layouts=INDEX_LAYOUTS, **rules):
