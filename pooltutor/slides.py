@@ -178,7 +178,8 @@ class JSPackage:
                     continue
             elif len(parts) != len(pieces):
                 continue
-            if all(fnmatch.fnmatchcase(part, piece) for part, piece in zip(parts, pieces, strict=True)):
+            pairs = zip(parts[: len(pieces)], pieces, strict=True)
+            if all(fnmatch.fnmatchcase(part, piece) for part, piece in pairs):
                 return True
         return False
 
