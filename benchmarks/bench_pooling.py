@@ -1,0 +1,513 @@
+"""Pooling speed: pooltutor's numpy engine against onnxruntime, PyTorch and onnx.reference.
+
+Run from the repository root (a plain script, no pytest)::
+
+    python benchmarks/bench_pooling.py                       # everything, 21 rounds
+    python benchmarks/bench_pooling.py --repeats 31 --json results.json
+    python benchmarks/bench_pooling.py --cases 1,2 --no-explorer
+
+Method
+------
+* Every contender runs once first and its result is compared with
+  pooltutor's (values exactly, indices after converting their layout;
+  averages to float32 rounding), so that no row times different work.
+* Then ``--warmup`` rounds, then ``--repeats`` timed rounds.  In each round
+  every contender of a case runs once, in an order rotated from round to
+  round (round-robin), so that a burst of load from other processes hits
+  all of them alike.  The table shows the median and the minimum per
+  contender, and the ratios ``pooltutor / contender`` of the medians (the
+  targets) and of the minima (the quiet-machine view).
+* An untimed pause (``--gap-ms``, 5 ms) precedes every run: onnxruntime's
+  and PyTorch's thread pools keep spinning for a moment after their work
+  and would otherwise slow down whichever contender runs next.
+* onnx.reference (pure Python) runs once only.
+* PyTorch and onnxruntime get ``--threads`` threads (default 2, the cores of
+  the reference machine); numpy runs on one.
+* Peak memory: ``tracemalloc`` (numpy reports its allocations to it) around
+  one pooltutor call of case 1, against the bytes of the input plus outputs.
+* The explorer update latency comes from ``benchmarks/bench_explorer.py``,
+  run in a subprocess when it exists; its table is copied into this one.
+
+The targets of issue 9 are checked at the end (``PASS`` / ``MISS``).  The
+exit status is 1 when a result disagrees, never because of a timing: timings
+on a shared machine are information, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:          # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from pooltutor import pooling  # noqa: E402
+from pooltutor.indexing import convert_indices  # noqa: E402
+
+try:
+    from pooltutor import frameworks
+except ImportError:                    # pragma: no cover - before frameworks.py landed
+    frameworks = None
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:                    # pragma: no cover - torch is optional
+    torch = F = None
+
+try:
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+    from onnx.reference import ReferenceEvaluator
+except ImportError:                    # pragma: no cover
+    onnx = ort = None
+
+OPSET = 22
+ALL_CASES = ("1", "2", "3a", "3a.i", "3b", "3c", "3d", "3e")
+TARGETS = [  # (case, contender, kind, limit, text); kind "ratio": pooltutor/x <= limit
+    ("1", "onnxruntime", "ratio", 1.0, "case 1 <= 1.0x onnxruntime"),
+    ("2", "torch", "ratio", 0.7, "case 2 <= 0.7x PyTorch"),
+    ("1", "onnx.reference", "speedup", 200.0, "case 1 >= 200x faster than onnx.reference"),
+    ("3d", "torch", "ratio", 2.0, "adaptive 14->7 <= 2x PyTorch"),
+    ("3e", "torch", "ratio", 2.0, "adaptive 56->5 <= 2x PyTorch"),
+]
+
+
+# --------------------------------------------------------------------------- contenders
+
+
+@dataclass
+class Case:
+    key: str
+    title: str
+    x: np.ndarray
+    ours_name: str
+    ours: Callable[[], Any]
+    others: dict[str, Callable[[], Any]] = field(default_factory=dict)
+    once: dict[str, Callable[[], Any]] = field(default_factory=dict)   # run one time only
+    layouts: dict[str, str] = field(default_factory=dict)  # index layout of each contender
+    exact: bool = True                 # False: averages, compared to float32 rounding
+
+
+def ort_model(op: str, shape, with_indices: bool, **attrs):
+    """A one-node ONNX model with a fixed input shape."""
+    x = helper.make_tensor_value_info("X", TensorProto.FLOAT, list(shape))
+    outputs = [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]
+    if with_indices:
+        outputs.append(helper.make_tensor_value_info("Indices", TensorProto.INT64, None))
+    node = helper.make_node(op, ["X"], [o.name for o in outputs], **attrs)
+    return helper.make_model(helper.make_graph([node], op, [x], outputs),
+                             opset_imports=[helper.make_opsetid("", OPSET)])
+
+
+def ort_runner(model, x, threads: int):
+    """Run ``model`` on ``x`` in an onnxruntime session with ``threads`` intra-op threads."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+
+    def run():
+        out = session.run(None, {"X": x})
+        return tuple(out) if len(out) > 1 else out[0]
+    return run
+
+
+def reference_runner(model, x):
+    evaluator = ReferenceEvaluator(model)
+
+    def run():
+        out = evaluator.run(None, {"X": x})
+        return tuple(out) if len(out) > 1 else out[0]
+    return run
+
+
+def torch_runner(fn, x, *args, **kwargs):
+    tensor = torch.from_numpy(x)
+
+    def run():
+        return fn(tensor, *args, **kwargs)
+    return run
+
+
+def ours_max(x, kernel, stride, padding=0, indices=False, layout="plane"):
+    """pooltutor through frameworks.py (the public mapping) when it exists, else the engine."""
+    fw = frameworks
+    if layout == "tensor" and fw is not None and hasattr(fw, "onnx_max_pool"):
+        nd = x.ndim - 2
+        pads = [padding] * (2 * nd)
+        return ("frameworks.onnx_max_pool",
+                lambda: fw.onnx_max_pool(x, [kernel] * nd, [stride] * nd, pads))
+    if layout == "plane" and fw is not None and hasattr(fw, "torch_max_pool"):
+        return ("frameworks.torch_max_pool",
+                lambda: fw.torch_max_pool(x, kernel, stride, padding, return_indices=indices))
+
+    def engine():
+        r = pooling.max_pool(x, kernel, stride, padding, return_indices=indices,
+                             index_layout=layout)
+        return (r.output, r.indices) if indices else r.output
+    return f"pooling.max_pool({layout})" if indices else "pooling.max_pool", engine
+
+
+def build_cases(threads: int, selected: set[str]) -> list[Case]:
+    rng = np.random.default_rng(0)
+    cases = []
+    have_ort, have_torch = ort is not None, torch is not None
+
+    # 1 and 2: the common ResNet stem pooling, 3x3 stride 2 padding 1
+    x1 = rng.standard_normal((1, 64, 112, 112), dtype=np.float32)
+    stem = dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    if "1" in selected:
+        case = Case("1", "max pool + indices, f32 (1,64,112,112), 3x3 s2 p1", x1,
+                    *ours_max(x1, 3, 2, 1, indices=True, layout="tensor"),
+                    layouts={"pooltutor": "tensor", "onnxruntime": "tensor",
+                             "torch": "plane", "onnx.reference": "tensor"})
+        if have_ort:
+            model = ort_model("MaxPool", x1.shape, True, **stem)
+            case.others["onnxruntime"] = ort_runner(model, x1, threads)
+            case.once["onnx.reference"] = reference_runner(model, x1)
+        if have_torch:
+            case.others["torch"] = torch_runner(F.max_pool2d, x1, 3, 2, 1, return_indices=True)
+        cases.append(case)
+    if "2" in selected:
+        case = Case("2", "max pool, no indices, f32 (1,64,112,112), 3x3 s2 p1", x1,
+                    *ours_max(x1, 3, 2, 1))
+        if have_torch:
+            case.others["torch"] = torch_runner(F.max_pool2d, x1, 3, 2, 1)
+        if have_ort:
+            case.others["onnxruntime"] = ort_runner(ort_model("MaxPool", x1.shape, False, **stem),
+                                                    x1, threads)
+        cases.append(case)
+
+    # 3: a batch with 2x2 windows, a 3-D pooling, an average, adaptive pooling
+    x3 = rng.standard_normal((8, 64, 56, 56), dtype=np.float32)
+    for key, indices in (("3a", False), ("3a.i", True)):
+        if key not in selected:
+            continue
+        case = Case(key, f"max pool{' + indices' if indices else ''}, f32 (8,64,56,56), 2x2 s2",
+                    x3, *ours_max(x3, 2, 2, indices=indices),
+                    layouts={"pooltutor": "plane", "torch": "plane", "onnxruntime": "tensor"})
+        if have_torch:
+            case.others["torch"] = torch_runner(F.max_pool2d, x3, 2, 2, return_indices=indices)
+        if have_ort:
+            model = ort_model("MaxPool", x3.shape, indices, kernel_shape=[2, 2], strides=[2, 2])
+            case.others["onnxruntime"] = ort_runner(model, x3, threads)
+        cases.append(case)
+    if "3b" in selected:
+        x5 = rng.standard_normal((1, 16, 32, 64, 64), dtype=np.float32)
+        case = Case("3b", "max pool 3-D, f32 (1,16,32,64,64), 3x3x3 s2", x5, *ours_max(x5, 3, 2))
+        if have_torch:
+            case.others["torch"] = torch_runner(F.max_pool3d, x5, 3, 2)
+        if have_ort:
+            model = ort_model("MaxPool", x5.shape, False, kernel_shape=[3, 3, 3],
+                              strides=[2, 2, 2])
+            case.others["onnxruntime"] = ort_runner(model, x5, threads)
+        cases.append(case)
+    if "3c" in selected:
+        if frameworks is not None and hasattr(frameworks, "torch_avg_pool"):
+            ours = ("frameworks.torch_avg_pool",
+                    lambda: frameworks.torch_avg_pool(x1, 3, 2, 1, count_include_pad=True))
+        else:
+            ours = ("pooling.avg_pool(padded)",
+                    lambda: pooling.avg_pool(x1, 3, 2, 1, divisor="padded").output)
+        case = Case("3c", "avg pool count_include_pad, f32 (1,64,112,112), 3x3 s2 p1", x1, *ours,
+                    exact=False)
+        if have_torch:
+            case.others["torch"] = torch_runner(F.avg_pool2d, x1, 3, 2, 1,
+                                                count_include_pad=True)
+        if have_ort:
+            model = ort_model("AveragePool", x1.shape, False, count_include_pad=1, **stem)
+            case.others["onnxruntime"] = ort_runner(model, x1, threads)
+        cases.append(case)
+    for key, shape, out in (("3d", (1, 512, 14, 14), 7), ("3e", (1, 64, 56, 56), 5)):
+        if key not in selected:
+            continue
+        xa = rng.standard_normal(shape, dtype=np.float32)
+        if frameworks is not None and hasattr(frameworks, "torch_adaptive_max_pool"):
+            ours = ("frameworks.torch_adaptive_max_pool",
+                    lambda xa=xa, out=out: frameworks.torch_adaptive_max_pool(
+                        xa, out, return_indices=True))
+        else:
+            ours = ("pooling.adaptive_max_pool",
+                    lambda xa=xa, out=out: tuple(pooling.adaptive_max_pool(
+                        xa, out, return_indices=True)))
+        case = Case(key, f"adaptive max pool + indices, f32 {shape} -> ({out},{out})", xa,
+                    *ours, layouts={"pooltutor": "plane", "torch": "plane"})
+        if have_torch:
+            case.others["torch"] = torch_runner(F.adaptive_max_pool2d, xa, out,
+                                                return_indices=True)
+        cases.append(case)
+    return cases
+
+
+def _arrays(out):
+    """``(values, indices or None)`` as numpy arrays, from any contender's result."""
+    y, i = out if isinstance(out, tuple) else (out, None)
+    if torch is not None and isinstance(y, torch.Tensor):
+        y, i = y.numpy(), None if i is None else i.numpy()
+    return np.asarray(y), None if i is None else np.asarray(i)
+
+
+def agreement(case: Case, ours, theirs, name: str) -> str:
+    y0, i0 = _arrays(ours)
+    y1, i1 = _arrays(theirs)
+    if y0.shape != y1.shape:
+        return f"SHAPE {y1.shape} DIFFERS"
+    if not case.exact:
+        err = float(np.max(np.abs(y0.astype(np.float64) - y1)))
+        tolerance = 4 * np.finfo(np.float32).eps * float(np.max(np.abs(y1)))
+        return "same" if err == 0 else f"|diff| <= {err:.1e}" if err <= tolerance else \
+            f"VALUES DIFFER by {err:.1e}"
+    if not np.array_equal(y0, y1, equal_nan=True):
+        return "VALUES DIFFER"
+    if i0 is not None and i1 is not None:
+        i1 = convert_indices(i1.astype(np.int64), case.x.shape, case.layouts[name],
+                             case.layouts["pooltutor"])
+        if not np.array_equal(i0, i1):
+            return "INDICES DIFFER"
+    return "same"
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def time_case(case: Case, repeats: int, warmup: int, gap: float) -> dict[str, dict[str, Any]]:
+    """Interleaved timing: every round runs each contender once, in a rotated order.
+
+    ``gap`` seconds of sleep (untimed) before each run let the thread pools of
+    the previous contender go idle: onnxruntime and PyTorch threads spin for
+    a while after their work, and would otherwise take the cores from the
+    next contender, whoever it is.
+    """
+    contenders = {"pooltutor": case.ours, **case.others}
+    names = list(contenders)
+    first = contenders["pooltutor"]()
+    agrees = {name: agreement(case, first, contenders[name](), name) for name in names[1:]}
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(warmup + repeats):
+        shift = r % len(names)
+        for name in names[shift:] + names[:shift]:
+            time.sleep(gap)
+            t0 = time.perf_counter()
+            contenders[name]()
+            elapsed = time.perf_counter() - t0
+            if r >= warmup:
+                times[name].append(elapsed)
+    for name, run in case.once.items():
+        t0 = time.perf_counter()
+        out = run()
+        times[name] = [time.perf_counter() - t0]
+        agrees[name] = agreement(case, first, out, name)
+    return {name: {"median_ms": 1e3 * statistics.median(ts), "min_ms": 1e3 * min(ts),
+                   "runs": len(ts), "agrees": agrees.get(name, "")}
+            for name, ts in times.items()}
+
+
+def peak_memory(case: Case) -> dict[str, float]:
+    """tracemalloc peak of one pooltutor call, against input + output bytes."""
+    out = case.ours()                    # warm: imports, caches
+    produced = sum(a.nbytes for a in _arrays(out) if a is not None)
+    del out
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    out = case.ours()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del out
+    base = case.x.nbytes + produced
+    return {"peak_bytes": peak, "input_plus_outputs_bytes": base, "ratio": peak / base}
+
+
+EXPLORER_ROW = re.compile(r"^(?P<name>\S.*?)\s{2,}(?P<median>[\d.]+)\s+\[(?P<q1>[\d.]+), "
+                          r"(?P<q3>[\d.]+)\]\s+(?P<verdict>\w+)\s*$")
+
+
+def run_explorer(timeout: float) -> dict[str, Any] | str:
+    """Run benchmarks/bench_explorer.py (if present); keep its lines and parse its table."""
+    script = HERE / "bench_explorer.py"
+    if not script.exists():
+        return "missing"
+    try:
+        done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": f"timed out after {timeout:.0f} s", "lines": [], "rows": []}
+    lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
+    rows = []
+    for ln in lines:
+        m = EXPLORER_ROW.match(ln)
+        if m:
+            rows.append({"update": m["name"], "median_ms": float(m["median"]),
+                         "q1_ms": float(m["q1"]), "q3_ms": float(m["q3"]),
+                         "verdict": m["verdict"]})
+    status = "ok" if done.returncode == 0 else \
+        f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"
+    return {"status": status, "lines": lines, "rows": rows}
+
+
+# --------------------------------------------------------------------------- report
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    versions = {"python": platform.python_version(), "numpy": np.__version__}
+    if torch is not None:
+        versions["torch"] = torch.__version__
+    if ort is not None:
+        versions["onnxruntime"] = ort.__version__
+        versions["onnx"] = onnx.__version__
+    return {"date": datetime.datetime.now().isoformat(timespec="minutes"), "cpu": cpu,
+            "cores": os.cpu_count(), "versions": versions,
+            "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
+            "load_average_start": os.getloadavg()}
+
+
+def target_rows(results, memory) -> list[tuple[str, str, bool | None]]:
+    rows = []
+    for key, name, kind, limit, text in TARGETS:
+        timing = results.get(key, (None, {}))[1]
+        if name not in timing:
+            rows.append((text, "not measured", None))
+            continue
+        ratio = timing["pooltutor"]["median_ms"] / timing[name]["median_ms"]
+        if kind == "ratio":
+            rows.append((text, f"{ratio:.2f}x", ratio <= limit))
+        else:
+            rows.append((text, f"{1 / ratio:.0f}x faster", 1 / ratio >= limit))
+    if memory is not None:
+        rows.append(("peak memory of case 1 <= 3x (input + outputs)", f"{memory['ratio']:.2f}x",
+                     memory["ratio"] <= 3.0))
+    return rows
+
+
+def report(results, memory, explorer, info, threads, repeats) -> list[str]:
+    load = " ".join(f"{v:.1f}" for v in info["load_average_start"])
+    load_end = " ".join(f"{v:.1f}" for v in info["load_average_end"])
+    lines = [f"pooltutor pooling benchmark, {info['date']}, {info['cpu']}, {info['cores']} cores",
+             "versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()),
+             f"torch / onnxruntime threads: {threads}; numpy: 1 thread; {repeats} interleaved "
+             f"rounds; load average (1/5/15 min) at start {load}, at end {load_end}", ""]
+    if info["load_average_start"][0] > 1.5 or info["load_average_end"][0] > 1.5:
+        lines[-1:-1] = ["note: other processes were running (load average above 1.5): times "
+                        "are inflated, the minima are closer to a quiet machine's medians"]
+    width = max([20] + [len(f"pooltutor {c.ours_name}") for c, _ in results.values()])
+    head = (f"{'case':5} {'contender':{width}} {'median ms':>10} {'min ms':>9} "
+            f"{'ratio med':>10} {'ratio min':>10}  result")
+    lines += [head, "-" * len(head)]
+    for key, (case, timing) in results.items():
+        lines.append(f"{key:5} {case.title}")
+        ours = timing["pooltutor"]
+        for name, t in timing.items():
+            label = f"pooltutor {case.ours_name}" if name == "pooltutor" else name
+            if name == "pooltutor":
+                ratios, note = f"{'':>10} {'':>10}", ""
+            else:
+                ratios = (f"{ours['median_ms'] / t['median_ms']:9.3f}x "
+                          f"{ours['min_ms'] / t['min_ms']:9.3f}x")
+                note = t["agrees"] + (" (one run)" if t["runs"] == 1 else "")
+            lines.append(f"{'':5} {label:{width}} {t['median_ms']:10.3f} {t['min_ms']:9.3f} "
+                         f"{ratios}  {note}")
+    lines.append("ratio = pooltutor time / contender time (below 1: pooltutor is faster)")
+    if memory is not None:
+        lines += ["", f"peak memory of one case-1 call (tracemalloc): "
+                  f"{memory['peak_bytes'] / 2**20:.2f} MiB = {memory['ratio']:.2f}x "
+                  f"input + outputs ({memory['input_plus_outputs_bytes'] / 2**20:.2f} MiB)"]
+    lines.append("")
+    if explorer is None:
+        lines.append("explorer update latency: not run (--no-explorer)")
+    elif explorer == "missing":
+        lines.append("explorer update latency: benchmarks/bench_explorer.py not found, not run")
+    else:
+        lines.append("explorer update latency (benchmarks/bench_explorer.py, "
+                     f"{explorer['status']}):")
+        lines += [f"    {ln}" for ln in explorer["lines"]]
+    lines += ["", "targets (ratios of the medians of this run):"]
+    for text, shown, ok in target_rows(results, memory):
+        verdict = "" if ok is None else "PASS" if ok else "MISS"
+        lines.append(f"  {text:48} {shown:>14}  {verdict}")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=21, help="timed rounds (at least 15)")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first")
+    parser.add_argument("--threads", type=int, default=2, help="threads for torch / onnxruntime")
+    parser.add_argument("--gap-ms", type=float, default=5.0,
+                        help="untimed pause before every run, so that spinning thread pools "
+                             "of the previous contender go idle")
+    parser.add_argument("--cases", default=",".join(ALL_CASES),
+                        help=f"comma-separated keys out of {', '.join(ALL_CASES)}; '3' = all of 3")
+    parser.add_argument("--no-explorer", action="store_true", help="skip bench_explorer.py")
+    parser.add_argument("--explorer-timeout", type=float, default=900.0)
+    parser.add_argument("--json", default=None, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    if args.repeats < 15:
+        parser.error(f"--repeats={args.repeats}: need at least 15")
+    selected = set()
+    for key in (k.strip() for k in args.cases.split(",")):
+        if key == "3":
+            selected |= {k for k in ALL_CASES if k.startswith("3")}
+        elif key in ALL_CASES:
+            selected.add(key)
+        else:
+            parser.error(f"--cases: {key!r} is not one of {', '.join(ALL_CASES)} or 3")
+    if torch is not None:
+        torch.set_num_threads(args.threads)
+    info = machine()
+    results = {}
+    for case in build_cases(args.threads, selected):
+        print(f"timing {case.key}: {case.title} ...", file=sys.stderr, flush=True)
+        results[case.key] = (case, time_case(case, args.repeats, args.warmup,
+                                             args.gap_ms / 1000))
+    memory = peak_memory(results["1"][0]) if "1" in results else None
+    explorer = None
+    if not args.no_explorer:
+        print("running benchmarks/bench_explorer.py ...", file=sys.stderr, flush=True)
+        explorer = run_explorer(args.explorer_timeout)
+    info["load_average_end"] = os.getloadavg()
+    print("\n".join(report(results, memory, explorer, info, args.threads, args.repeats)))
+    if args.json:
+        payload = {"machine": info, "threads": args.threads, "repeats": args.repeats,
+                   "cases": {k: {"title": c.title, "pooltutor": c.ours_name, "timing": t}
+                             for k, (c, t) in results.items()},
+                   "memory": memory, "explorer": explorer,
+                   "targets": [dict(zip(("target", "measured", "met"), row, strict=True))
+                               for row in target_rows(results, memory)]}
+        Path(args.json).write_text(json.dumps(payload, indent=2))
+    bad = [f"{k}: {n} {t['agrees']}" for k, (_, timing) in results.items()
+           for n, t in timing.items() if "DIFFER" in t["agrees"]]
+    if bad:
+        print("\nresults disagree: " + "; ".join(bad), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
