@@ -250,3 +250,13 @@ def test_max_unpool_matches_torch_max_unpool(torch, case):
     want = unpool(torch.from_numpy(r.output), torch.from_numpy(r.indices), g.kernel, g.stride,
                   output_size=x.shape[2:])
     np.testing.assert_array_equal(max_unpool(r.output, r.indices, x.shape), want.numpy())
+
+
+def test_importing_unpool_pulls_in_no_plotting_library():
+    import subprocess
+    import sys
+
+    code = ("import sys, pooltutor.unpool;"
+            "print(','.join(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
