@@ -796,12 +796,13 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     padded_shape = x.shape[:2] + tuple(
         s + b + a for s, (b, a) in zip(x.shape[2:], extent, strict=True))
     check_memory("padding x", padded_shape, 8)
-    # One float64 copy of x (the cast is part of the copy), padding and overhang 0.0;
-    # then one in-place add per tap, in scan order, as the reference adds.  The
+    # x laid out for the taps (padding and overhang 0), then one in-place float64
+    # add per tap, in scan order, as the reference adds; each tap is cast to float64
+    # (exactly, or rounded as float() rounds a big int64) inside the add.  The
     # reference starts from 0.0 and skips padding; here the first tap is added to
     # 0.0 and padding adds 0.0, which changes no sum (a sum that starts at +0.0
     # is never -0.0), so the totals are the same numbers.
-    source = _TapSource(x, geom, np.float64, 0.0, 0.0)
+    source = _TapSource(x, geom, x.dtype, x.dtype.type(0), x.dtype.type(0))
     taps = list(itertools.product(*(range(k) for k in geom.kernel)))
     total = np.empty(out_shape, dtype=np.float64)
     np.add(source.tap(taps[0]), 0.0, out=total)
