@@ -199,6 +199,11 @@ class AxisGeometry:
 
     def taps(self, o: int) -> tuple[int, ...]:
         """Input coordinates of the ``K`` taps of window ``o``."""
+        o = check_int("o", o, minimum=0)
+        if o >= self.output_size:
+            raise PoolTutorError(
+                f"o={o} is not an output position: need 0 <= o < {self.output_size}"
+            )
         start = o * self.stride - self.pad_begin
         return tuple(start + j * self.dilation for j in range(self.kernel))
 

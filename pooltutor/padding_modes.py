@@ -860,7 +860,10 @@ class OutputGeometry:
             late.append(
                 f"the last window starts at input position {starts[-1]} >= I = {I}, in the end "
                 f"padding: it reads padding only. TensorRT's {self.padding_mode.name} has no "
-                "clip for this (PyTorch's ceil_mode and the CAFFE modes drop such a window)."
+                + ("clip for this in a convolution (the CAFFE correction applies to pooling only)."
+                   if self.padding_mode.name.startswith("CAFFE")
+                   else "clip for this (PyTorch's ceil_mode and the CAFFE pooling modes drop such "
+                        "a window).")
                 if starts[-1] >= I
                 else None
             )

@@ -431,3 +431,10 @@ def test_adaptive_window_checks_out_index(out_index, message):
 def test_adaptive_geometry_needs_one_to_three_axes(shape):
     with pytest.raises(PoolTutorError, match="spatial axes: need 1 to 3"):
         adaptive_geometry(shape, 1)
+
+
+def test_axis_taps_checks_the_output_position():
+    ax = pool_geometry((5,), 2, 1, padding=1, dilation=2).axes[0]
+    assert ax.output_size == 5 and ax.taps(4) == (3, 5)
+    with pytest.raises(PoolTutorError, match=r"o=7 is not an output position: need 0 <= o < 5"):
+        ax.taps(7)

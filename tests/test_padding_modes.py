@@ -695,3 +695,10 @@ def test_same_properties(mode, layer, axes):
         assert g.window_starts[k][0] == -g.pre_padding[k]
         if P > 0:
             assert g.window_starts[k][-1] + dk == I[k] + g.post_padding[k]
+
+
+def test_caffe_convolution_note_does_not_claim_a_clip():
+    text = " ".join(output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP",
+                                    layer="convolution").explain().split())
+    assert "the CAFFE correction applies to pooling only" in text
+    assert "CAFFE modes drop such a window" not in text

@@ -566,3 +566,18 @@ def test_padding_explorer_kernel_free_frames():
     e = PaddingModeExplorer(input_size=4)
     e.static_widget({"one": (7, 2, 2, 1, 1, 1)})
     assert e.input_size.value == 4                           # controls put back
+
+
+def test_legend_has_no_winner_when_no_window_has_an_input_element():
+    import matplotlib
+    from pooltutor.pooling import max_pool
+    from pooltutor.viz.heatmaps import plot_pooling
+
+    def legend_texts(result):
+        fig = plot_pooling(result, (0,)).figure
+        return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+
+    empty = max_pool(np.array([[[5.0, 7.0]]]), 2, 1, padding=1, dilation=3, return_indices=True)
+    assert "winner (max)" not in legend_texts(empty)                  # TV20: nothing wins
+    full = max_pool(np.array([[[5.0, 7.0]]]), 2, 1, return_indices=True)
+    assert "winner (max)" in legend_texts(full)

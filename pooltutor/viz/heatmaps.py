@@ -645,7 +645,8 @@ def _legend_handles(result, has_dropped: bool, has_outside: bool, has_padding: b
     if not same:
         handles.append(Patch(facecolor="none", edgecolor=style.HIGHLIGHT_COLOR, linewidth=3,
                              label="output cell"))
-    if result.op in ("max", "adaptive_max"):
+    someone_won = result.indices is None or bool(np.any(np.asarray(result.indices) != -1))
+    if result.op in ("max", "adaptive_max") and someone_won:
         handles.append(Patch(facecolor="none", edgecolor=style.WINNER_COLOR, linewidth=3,
                              label="winner (max)", path_effects=_winner_effects()))
     if has_padding:

@@ -66,7 +66,7 @@ class PaddingModeExplorer(Explorer):
 
     def __init__(self, input_size: int = 6, window: int = 3, stride: int = 2,
                  pre_padding: int = 1, post_padding: int = 1, *, dilation: int = 1,
-                 mode_set: str = "TensorRT (6 modes)", figsize=(8.6, 8.4), dpi: float = 72):
+                 mode_set: str = "TensorRT (6 modes)", figsize=(8.6, 13.5), dpi: float = 72):
         import ipywidgets as widgets
 
         check_choice("mode_set", mode_set, tuple(MODE_SETS))
