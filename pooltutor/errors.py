@@ -168,9 +168,12 @@ def check_tensor(
             f"(float16/32/64, int8/16/32/64 or uint8/16/32/64)"
         )
     if not min_ndim <= arr.ndim <= max_ndim:
+        ranks = f"{min_ndim}" if min_ndim == max_ndim else f"{min_ndim} to {max_ndim}"
+        axes = (f"{min_ndim - 2}" if min_ndim == max_ndim
+                else f"{max(min_ndim - 2, 1)} to {max_ndim - 2}")
         raise PoolTutorError(
-            f"{name} has shape {arr.shape} (rank {arr.ndim}): need rank {min_ndim} to "
-            f"{max_ndim}, shaped {layout} with 1 to {max_ndim - 2} spatial axes"
+            f"{name} has shape {arr.shape} (rank {arr.ndim}): need rank {ranks}, shaped "
+            f"{layout} with {axes} spatial axes"
         )
     if 0 in arr.shape:
         raise PoolTutorError(f"{name} has shape {arr.shape}: every axis must have length >= 1")
