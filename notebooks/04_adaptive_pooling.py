@@ -190,8 +190,9 @@ SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5).
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # Ties go to the first maximum in row-major order (the reference kernel scans each row with
-# `std::max_element` and keeps a row's maximum only if it is strictly larger), and NaN is
-# never selected, as in OpenVINO's `MaxPool`.
+# `std::max_element` and keeps a row's maximum only if it is strictly larger). NaN: the
+# course's contract, like OpenVINO's `MaxPool`, never selects it here (the reference kernel
+# itself can keep a NaN that happens to open a row).
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Exporting adaptive pooling as an ordinary pooling

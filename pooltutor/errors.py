@@ -177,6 +177,9 @@ def check_tensor(
         )
     if 0 in arr.shape:
         raise PoolTutorError(f"{name} has shape {arr.shape}: every axis must have length >= 1")
+    if not arr.dtype.isnative:
+        # a big-endian array pools like the native one and gives native results
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     return arr
 
 
