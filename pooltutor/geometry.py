@@ -444,6 +444,7 @@ def adaptive_bins(input_size: int, output_size: int) -> tuple[tuple[int, int], .
     """
     input_size = check_int("input_size", input_size, minimum=1)
     output_size = check_int("output_size", output_size, minimum=1)
+    check_memory(f"output_size={output_size!r}", (output_size,), 8)   # a tuple per bin
     return tuple(
         ((i * input_size) // output_size, _ceil_div((i + 1) * input_size, output_size))
         for i in range(output_size)
