@@ -155,6 +155,11 @@ def same_padding(input_size: int, kernel: int, stride: int = 1, dilation: int = 
     kernel = check_int("kernel", kernel, minimum=1)
     stride = check_int("stride", stride, minimum=1)
     dilation = check_int("dilation", dilation, minimum=1)
+    if not isinstance(upper, (bool, np.bool_)):
+        raise PoolTutorTypeError(
+            f"upper={upper!r} has type {type(upper).__name__}: need True (SAME_UPPER) or False "
+            f"(SAME_LOWER)"
+        )
     out = _ceil_div(input_size, stride)
     total = max(0, (out - 1) * stride + effective_window(kernel, dilation) - input_size)
     small = total // 2
