@@ -79,6 +79,8 @@ def effective_window(kernel: int, dilation: int = 1) -> int:
     >>> effective_window(3, 2)
     5
     """
+    kernel = check_int("kernel", kernel, minimum=1)
+    dilation = check_int("dilation", dilation, minimum=1)
     return (kernel - 1) * dilation + 1
 
 
