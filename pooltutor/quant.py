@@ -295,7 +295,8 @@ def dequantize(q, scale, zero_point, dtype=None) -> np.ndarray:
         Codes.  ``dtype=None`` takes the range from ``q``'s own dtype, which
         must then be one of :data:`DTYPE_RANGES`.
     scale : float
-        Finite, > 0.
+        Finite, > 0, and a float32 can hold it (DequantizeLinear's scale is
+        float32: ``1e300`` would become inf, ``1e-50`` zero).
     zero_point : int
         Inside the code range.
     dtype : {'uint8', 'int8', 'uint16', 'int16'}, numpy dtype or None
@@ -308,7 +309,16 @@ def dequantize(q, scale, zero_point, dtype=None) -> np.ndarray:
     arr, dtype = _check_codes(q, dtype)
     scale = _check_positive_real("scale", scale)
     zp = _check_zero_point(zero_point, dtype)
-    return (arr.astype(np.int64) - zp).astype(np.float32) * np.float32(scale)
+    f32 = np.finfo(np.float32)
+    with np.errstate(over="ignore"):
+        scale32 = np.float32(scale)
+    if not (np.isfinite(scale32) and scale32 > 0):
+        raise PoolTutorError(
+            f"scale={scale!r} is not allowed: DequantizeLinear multiplies in float32 and a "
+            f"float32 cannot hold it (it would become {float(scale32)!r}); need a scale in "
+            f"[{float(f32.smallest_subnormal)!r}, {float(f32.max)!r}]"
+        )
+    return (arr.astype(np.int64) - zp).astype(np.float32) * scale32
 
 
 # --------------------------------------------------------------------------- requantize
