@@ -163,6 +163,14 @@ def convert_indices(indices, input_shape, src: str, dst: str) -> np.ndarray:
     idx = check_tensor("indices", indices)
     if idx.dtype.kind not in "iu":
         raise PoolTutorError(f"indices has dtype {idx.dtype}: need an integer array")
+    if idx.dtype == np.uint64 and int(idx.max()) > np.iinfo(np.int64).max:
+        # the int64 decoding below would wrap it round to a negative number
+        where = tuple(int(i) for i in np.unravel_index(int(np.argmax(idx)), idx.shape))
+        raise PoolTutorError(
+            f"indices[{', '.join(map(str, where))}]={int(idx[where])} does not point into the "
+            f"input shaped {shape}: need -1 or a position inside its own (n, c) plane under "
+            f"layout {src!r}"
+        )
     if idx.ndim != len(shape) or idx.shape[:2] != shape[:2]:
         raise PoolTutorError(
             f"indices has shape {idx.shape}: need (N, C, *out_spatial) = ({shape[0]}, {shape[1]}, "
