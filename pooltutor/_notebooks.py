@@ -43,6 +43,11 @@ class NotebooksNotFoundError(FileNotFoundError):
     """The course notebooks could not be located."""
 
 
+class NotebookDirError(ValueError):
+    """A ``--notebook-dir`` that cannot hold the notebooks (a file, or a path inside one):
+    a usage error (exit status 2), not a failure of the command."""
+
+
 def notebook_sources(folder: str | os.PathLike[str]) -> list[Path]:
     """Return the jupytext ``.py`` notebook sources in *folder*, sorted by name.
 
@@ -113,7 +118,14 @@ def working_dir(dest: str | os.PathLike[str] | None = None) -> Path:
     edited in place.
     """
     if dest is not None:
-        return Path(dest).expanduser()
+        path = Path(dest).expanduser()
+        existing = path
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if existing.exists() and not existing.is_dir():
+            where = "exists" if existing == path else f"is inside {existing}, which exists"
+            raise NotebookDirError(f"--notebook-dir {dest}: {where} and is not a folder")
+        return path
     source = notebooks_dir()
     is_package_data = source == _PACKAGE_DIR / "notebooks"
     if not is_package_data and _is_writable_dir(source) and not _inside_installation(source):

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pooltutor._notebooks import (
+    NotebookDirError,
     NotebooksNotFoundError,
     materialize_notebooks,
     notebooks_dir,
@@ -256,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.passthrough = unknown + after_dashes if passthrough else []
     try:
         return int(args.func(args) or 0)
+    except NotebookDirError as exc:      # a bad --notebook-dir: a usage error, status 2
+        subparser.error(str(exc))
     except CLIError as exc:
         print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
         return 1
