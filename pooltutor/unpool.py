@@ -18,7 +18,7 @@ was written in (:mod:`pooltutor.indexing`).
   (onnx/onnx#2398, semantics.md section 6, pitfall 3).
 
 Both return new arrays; inputs are never modified.  The core of this module
-imports numpy alone; :func:`plot_unpool` imports matplotlib when called.
+imports numpy alone; the picture of an unpooling is :func:`pooltutor.viz.unpool.plot_unpool`.
 
 >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
 >>> y, idx = max_pool(x, 2, return_indices=True)          # PyTorch's layout: per plane
@@ -36,7 +36,7 @@ from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_tens
 from .indexing import INDEX_LAYOUTS, convert_indices
 from .pooling import max_pool  # noqa: F401  (used by the doctests)
 
-__all__ = ["max_unpool", "flat_unpool", "plot_unpool"]
+__all__ = ["max_unpool", "flat_unpool"]
 
 
 # --------------------------------------------------------------------------- checks
@@ -238,102 +238,3 @@ def flat_unpool(y, indices, input_shape) -> np.ndarray:
             f"tensor shaped {shape}: need -1 or a position in [0, {total})"
         )
     return _scatter(y, idx.astype(np.int64), shape)
-
-
-# --------------------------------------------------------------------------- plot
-
-
-def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: str | None = None,
-                fig=None):
-    """Draw the input and several unpooled tensors side by side, one row per channel.
-
-    Parameters
-    ----------
-    x : array shaped ``(N, C, H, W)`` or ``(N, C, W)``
-        The pooled input (first column).
-    panels : mapping of title to array shaped like ``x``
-        The unpooled tensors, one column each; their zeros (where nothing was
-        written) are drawn white.
-    n : int
-        The batch entry drawn.
-    reference : str, optional
-        The title of the correct panel: cells of the other panels that
-        differ from it are outlined in red dashes, and their titles say how
-        many.
-    fig : matplotlib.figure.Figure, optional
-        Drawn on (after ``fig.clear()``); a new Figure by default.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
-    >>> y, idx = max_pool(x, 2, return_indices=True)
-    >>> fig = plot_unpool(x, {"right": max_unpool(y, idx, x.shape)}, reference="right")
-    >>> [ax.get_title() for ax in fig.axes]
-    ['input x  (n=0, c=0)', 'right  (c=0)']
-    """
-    from .viz import style
-
-    x = check_tensor("x", x, max_ndim=4, layout="(N, C, W) or (N, C, H, W)")
-    if not isinstance(panels, Mapping) or not panels:
-        raise PoolTutorTypeError("panels: need a non-empty mapping of title -> unpooled array")
-    arrays = {}
-    for title, arr in panels.items():
-        arr = np.asarray(arr)
-        if arr.shape != x.shape:
-            raise PoolTutorError(f"panels[{title!r}] has shape {arr.shape}: need x's {x.shape}")
-        arrays[str(title)] = arr
-    if reference is not None and reference not in arrays:
-        raise PoolTutorError(
-            f"reference={reference!r} is not one of the panel titles {list(arrays)!r}"
-        )
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
-            or not 0 <= n < x.shape[0]:
-        raise PoolTutorError(f"n={n!r} is not allowed: need an int in [0, {x.shape[0]})")
-    channels = x.shape[1]
-    cols = 1 + len(arrays)
-    rows_per = 1 if x.ndim == 3 else x.shape[2]
-    width = x.shape[-1]
-    cell = min(0.55, 3.0 / max(width, rows_per))
-    if fig is None:
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(max(cols * (width * cell + 0.5), 6.0),
-                              channels * (rows_per * cell + 0.9) + 0.4), layout="constrained")
-    else:
-        fig.clear()
-    vmin, vmax = style.shared_limits(x[n], *(a[n] for a in arrays.values()))
-    grid = fig.subplots(channels, cols, squeeze=False)
-    ref = arrays.get(reference) if reference is not None else None
-    for c in range(channels):
-        ax = grid[c, 0]
-        style.draw_grid(ax, x[n, c], vmin=vmin, vmax=vmax)
-        ax.set_title(f"input x  (n={n}, c={c})", fontsize=10.5)
-        for k, (title, arr) in enumerate(arrays.items(), start=1):
-            ax = grid[c, k]
-            # cells that no value was written to (0) stay white, so the maxima stand out
-            style.draw_grid(ax, arr[n, c], vmin=vmin, vmax=vmax, mask=arr[n, c] == 0,
-                            mask_color="white", mask_hatch="", mask_text="0")
-            label = f"{title}  (c={c})"
-            if ref is not None and title != reference:
-                diff = np.argwhere(arr[n, c].reshape(rows_per, width)
-                                   != ref[n, c].reshape(rows_per, width))
-                style.outline_cells(ax, [tuple(int(v) for v in d) for d in diff],
-                                    color=style.WRONG_COLOR, linewidth=2.2,
-                                    linestyle=(0, (3, 1.5)), gid="wrong")
-                label += f"\n{len(diff)} cell(s) wrong" if len(diff) else "\nall right"
-                ax.set_title(label, fontsize=10.5,
-                             color=style.WRONG_COLOR if len(diff) else style.RIGHT_COLOR)
-            else:
-                ax.set_title(label, fontsize=10.5)
-    for ax in grid.ravel():
-        ax.set_aspect("equal")
-        if x.ndim == 3:
-            ax.set_yticks([])
-        # the cell artists stay inside the axes: keep them out of constrained layout (faster)
-        for artist in (*ax.texts, *ax.patches, *ax.images):
-            artist.set_in_layout(False)
-    return fig

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.indexing import INDEX_LAYOUTS, convert_indices
 from pooltutor.pooling import max_pool
-from pooltutor.unpool import flat_unpool, max_unpool, plot_unpool
+from pooltutor.unpool import flat_unpool, max_unpool
+from pooltutor.viz.unpool import plot_unpool
 
 TV22 = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
                  [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=np.float32)

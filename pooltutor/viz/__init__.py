@@ -15,6 +15,7 @@ adaptive bins            ``plot_adaptive_bins``          ``AdaptiveBinsExplorer`
 zero-point ReLU          ``plot_zero_point_relu``,       ``ZeroPointReluExplorer``
                          ``plot_quant_chain``
 a picture, many rules    ``plot_image_pooling``          --
+MaxUnpool by layout      ``plot_unpool``                 --
 exercises                --                              ``SelfCheck``
 =======================  ==============================  =====================================
 
@@ -33,6 +34,7 @@ _LAZY = {
     "plot_zero_point_relu": "zero_point",
     "plot_quant_chain": "zero_point",
     "plot_image_pooling": "gallery",
+    "plot_unpool": "unpool",
     "WindowStepper": "window_stepper",
     "PaddingModeExplorer": "padding_explorer",
     "IndexLayoutExplorer": "index_explorer",
