@@ -262,7 +262,7 @@ class _TapSource:
         s = self.phases
         shape = x.shape[:2] + tuple(reach[:-1]) + ((s, -(-reach[-1] // s)) if self.split
                                                    else (reach[-1],))
-        check_memory("padding x", shape, np.dtype(dtype).itemsize)
+        # (the callers refused a padded copy of more than errors.MAX_BYTES up front)
         self.src = np.empty(shape, dtype=dtype)
         full = [(0, r) for r in reach]
         # padding first (every slab around the input box), then what lies beyond the
@@ -906,7 +906,8 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     bin's last element: the duplicates come after the element they repeat in
     scan order, so they change neither the first nor the last maximum's
     position.  Returns None when a bin holds a NaN (``argmax`` takes the first
-    NaN, which is not every ``nan_policy``).
+    NaN, which is not every ``nan_policy``), or when the rows would take more
+    than four times the memory of ``x`` (bins that overlap a lot).
     """
     axes = geom.axes
     ndim = geom.ndim
@@ -921,7 +922,8 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     out_shape = x.shape[:2] + geom.output_shape
     lengths = tuple(a.max_bin for a in axes)
     size = math.prod(lengths)
-    check_memory("gathering the adaptive bins", out_shape + (size,), x.dtype.itemsize)
+    if math.prod(out_shape) * size * x.itemsize > max(4 * x.nbytes, 2**20):
+        return None                     # heavily overlapping bins: the tap loop needs less memory
     if all(r is not None for r in regular):
         # strided windows: a view (N, C, *O, *K) of x, then one copy
         view = np.lib.stride_tricks.as_strided(
@@ -995,7 +997,7 @@ def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", tie
     check_choice("ties", ties, TIES)
     check_choice("index_layout", index_layout, INDEX_LAYOUTS)
     fast = _adaptive_max_fast(x, geom, ties, return_indices, index_layout)
-    if fast is None:                    # a NaN in a bin (or a -0.0 that may tie with 0.0)
+    if fast is None:                    # a NaN in a bin, or bins that overlap a lot
         fast = _adaptive_max_general(x, geom, nan_policy, ties, return_indices, index_layout)
     best, indices = fast
     rules = dict(nan_policy=nan_policy, ties=ties)
