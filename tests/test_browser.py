@@ -95,13 +95,18 @@ def _free_port() -> int:
 
 
 def _stop(proc: subprocess.Popen) -> None:
+    """Stop the server and its kernels (its own process group): TERM, then KILL after 2 s."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+            pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # kernels left behind by a slow shutdown
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
