@@ -217,8 +217,10 @@ class Explorer:
         import ipywidgets as widgets
 
         self.figure = new_figure(figsize, dpi, layout)
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%",
-                                                                        height="auto"))
+        # align_self: a flex container (VBox, Voila's page) would otherwise stretch the PNG
+        # to its full width and blur it
+        self.image = widgets.Image(format="png", layout=widgets.Layout(
+            max_width="100%", height="auto", align_self="flex-start"))
         self.error_label = widgets.HTML(value="")
         self.note_label = widgets.HTML(value="")
         self.explain_box = widgets.HTML(value="")
@@ -430,7 +432,8 @@ def frames_widget(frames: Sequence[bytes], labels: Sequence[str] | None = None, 
     if labels is not None and len(labels) != len(frames):
         raise ValueError(f"labels has {len(labels)} entries: need one per frame ({len(frames)})")
     images = [widgets.Image(value=f, format="png",
-                            layout=widgets.Layout(max_width="100%", height="auto"))
+                            layout=widgets.Layout(max_width="100%", height="auto",
+                                                  align_self="flex-start"))
               for f in frames]
     stack = widgets.Stack(images, selected_index=0)
     slider = widgets.IntSlider(value=0, min=0, max=len(frames) - 1, description=description,
