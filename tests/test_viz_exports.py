@@ -19,3 +19,13 @@ def test_core_import_pulls_in_neither_matplotlib_nor_ipywidgets():
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_explorer_pictures_are_not_stretched_by_flex_containers():
+    from pooltutor.viz.explorer import frames_widget
+    from pooltutor.viz.window_stepper import WindowStepper
+
+    stepper = WindowStepper()
+    assert stepper.image.layout.align_self == "flex-start"
+    frames = frames_widget([stepper.image.value, stepper.image.value])
+    assert all(img.layout.align_self == "flex-start" for img in frames.stack.children)
