@@ -50,6 +50,8 @@ _INPUT_COLOR = "#dbe9f6"   # input cells of a size-only picture (no values)
 TOP = 0.55                 # inches for the figure title
 ROW_TITLE = 0.48           # two-line row title
 BAR_COLOR = "#6b6b6b"
+#: Longest row (cells plus windows) a picture may have: more is unreadable, and slow to draw.
+MAX_CELLS = 2000
 
 
 @dataclass(frozen=True)
@@ -435,6 +437,18 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     names = [_resolve_mode(m)[1] for m in modes]
     if len(set(names)) != len(names):
         raise PoolTutorError(f"modes={list(modes)!r} names a mode twice")
+    # refuse a row too long to draw before any geometry is built (an upper bound on the
+    # cells of every mode: SAME pads less than DK + S, a ceil overhang is less than S)
+    reach = size + pre_padding + max(pre_padding, post_padding) + (window - 1) * dilation + 1 \
+        + stride
+    if reach > MAX_CELLS:
+        raise PoolTutorError(
+            f"plot_padding_modes(x={size if values is None else 'array of ' + str(size)}, "
+            f"window={window}, stride={stride}, pre_padding={pre_padding}, "
+            f"post_padding={post_padding}, dilation={dilation}) would draw rows of up to "
+            f"{reach} cells: need I + B + max(A, B) + (F-1)*D + 1 + S <= {MAX_CELLS}; use "
+            f"pooltutor.output_geometry(...).explain() for sizes this large"
+        )
 
     geometries: dict[str, ModeGeometry | None] = {}
     errors: dict[str, str] = {}
