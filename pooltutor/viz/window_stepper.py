@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PoolTutorError, check_choice, check_int
+from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
 from ..geometry import ROUNDINGS
 from .explorer import Explorer, FramesWidget, frames_widget
 from .heatmaps import PAD_RULE_TEXT, plot_pooling, update_pooling_plot
@@ -42,6 +42,8 @@ __all__ = ["WindowStepper", "window_stepper_frames", "demo_input", "LIMITS"]
 
 #: Framework limits the stepper can enforce on top of the engine (which allows any padding).
 LIMITS = ("none", "PyTorch")
+#: Largest ``size`` of the demo input (the stepper draws every cell).
+MAX_SIZE = 64
 
 
 def demo_input(shape, seed: int = 0) -> np.ndarray:
@@ -122,7 +124,18 @@ class WindowStepper(Explorer):
             if ndim not in (1, 2):
                 raise PoolTutorError(f"ndim={ndim} is not allowed: need 1 or 2")
         size = check_int("size", size, minimum=1)
-        pb, pe = (padding, padding) if isinstance(padding, (int, np.integer)) else tuple(padding)
+        if x is None and size > MAX_SIZE:
+            raise PoolTutorError(f"size={size} is not allowed: need 1 <= size <= {MAX_SIZE} "
+                                 f"(the stepper draws every cell)")
+        window = check_int("window", window, minimum=1)
+        stride = check_int("stride", stride, minimum=1)
+        dilation = check_int("dilation", dilation, minimum=1)
+        seed = check_int("seed", seed, minimum=0)
+        try:
+            pb, pe = check_per_axis("padding", padding, 2, minimum=0)
+        except (PoolTutorError, PoolTutorTypeError) as exc:
+            raise type(exc)(f"padding={padding!r} is not allowed: need an int >= 0 or a "
+                            f"(before, after) pair of ints >= 0") from None
         self.x = x
         self.ndim = ndim
         self.seed = seed
