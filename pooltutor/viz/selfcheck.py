@@ -107,6 +107,16 @@ class SelfCheck:
     tries: int = field(default=0, init=False)
     _widget: Any = field(default=None, init=False, repr=False)
 
+    def __post_init__(self):
+        # a bad expected answer must fail here, not later inside the Check button's callback
+        try:
+            if self.expected is None:
+                raise TypeError
+            _normalise(self.expected)
+        except (TypeError, ValueError):
+            raise TypeError(f"expected={self.expected!r} has type {type(self.expected).__name__}: "
+                            f"need a number or a sequence of numbers") from None
+
     def check(self, text: str) -> tuple[bool, str]:
         """Compare a typed answer with the expected one; returns ``(right, message)``."""
         try:
