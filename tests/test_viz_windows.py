@@ -45,6 +45,17 @@ def _gid(ax, gid):
     return [p for p in ax.patches if p.get_gid() == gid]
 
 
+def _cells(ax, gid):
+    """``(row, col)`` of the cells drawn with ``gid``: unit-square patches and the cells of
+    cell collections (style.cell_squares), each cell once."""
+    cells = [(round(p.get_y() + p.get_height() / 2), round(p.get_x() + p.get_width() / 2))
+             for p in _gid(ax, gid)]
+    for coll in ax.collections:
+        if coll.get_gid() == gid:
+            cells += list(coll.pooltutor_cells)
+    return sorted(cells)
+
+
 def _centres(patches):
     """``(row, col)`` of unit-square patches."""
     return sorted((round(p.get_y() + p.get_height() / 2), round(p.get_x() + p.get_width() / 2))
@@ -52,7 +63,8 @@ def _centres(patches):
 
 
 def _texts(ax, gid):
-    return [t.get_text() for t in ax.texts if t.get_gid() == gid]
+    """The strings drawn with ``gid`` (Text artists and cell-text collections)."""
+    return [t.get_text() for t in style.texts_of(ax, gid)]
 
 
 def _png_ok(data) -> bool:
@@ -73,7 +85,10 @@ def test_plot_pooling_2d_window_winner_padding_output():
     assert p.winner_cell == divmod(plane, 4) == (2, 3)
     assert p.winner.get_gid() == "winner" and p.winner in p.input_ax.patches
     # padding: the 6x6 padded grid minus the 4x4 input, each labelled with the rule
-    assert len(p.padding) == 20 == len(_gid(p.input_ax, "padding"))
+    assert len(p.padding.pooltutor_cells) == 20 == len(_cells(p.input_ax, "padding"))
+    assert p.padding.get_hatch() == style.PAD_HATCH
+    assert (-1, -1) in _cells(p.input_ax, "padding") and (0, 0) not in _cells(p.input_ax,
+                                                                              "padding")
     assert set(_texts(p.input_ax, "padding-text")) == {"skip"}
     assert len(_texts(p.input_ax, "value")) == 16
     # output: value texts, the highlighted cell, shared colour limits
@@ -132,7 +147,7 @@ def test_1d_is_one_row_with_dropped_window_at_the_end():
     assert label.get_text() == "dropped: starts in end padding"
     assert axis_extent(r.geometry.axes[0]) == (-1, 7)
     # cells past the padded input (position 6) are drawn, dashed, as "outside"
-    assert [round(o.get_x() + 0.5) for o in _gid(p.input_ax, "outside")] == [6]
+    assert _cells(p.input_ax, "outside") == [(0, 6)]
 
 
 def test_dilated_taps_are_separate_and_overhang_is_dashed():
@@ -213,7 +228,7 @@ def test_building_blocks_draw_on_a_given_axes():
     g = pool_geometry((3, 3), 2, 2, padding=1, rounding="ceil_torch")
     ax = style.new_axes()
     im = plot_input(ax, np.arange(9.0).reshape(3, 3), g, pad_text="-inf", vmin=0, vmax=20)
-    assert im.get_clim() == (0, 20) and len(_gid(ax, "padding")) == 16
+    assert im.get_clim() == (0, 20) and len(_cells(ax, "padding")) == 16
     assert len(_gid(ax, "input-border")) == 1
     assert _centres(plot_window(ax, g, (1, 1))) == [(1, 1), (1, 2), (2, 1), (2, 2)]
     ax2 = style.new_axes()

@@ -283,7 +283,13 @@ class Explorer:
         only restores that background and draws the animated artists on it.
         Without, the whole figure is drawn.
         """
+        from .style import glyph_texts
+
         canvas = self.figure.canvas
+        if self._background is None or not self.animated:
+            glyph_texts(self.figure)            # texts as cached glyph outlines: cheap redraws
+        else:
+            glyph_texts(self.animated)
         if self.animated:
             if self._background is None:
                 for a in self.animated:

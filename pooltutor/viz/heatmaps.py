@@ -227,25 +227,113 @@ def _taps(axis, o):
 
 
 def fit_cell_text(ax, cell_inches: float, *, gids=("value", "padding-text")) -> float:
-    """Scale the texts written in cells: about a third of a cell high, never overflowing.
-
-    Returns the font size used for values.
+    """Scale the ``Text`` artists written in cells: about a third of a cell high, never
+    overflowing.  (The heatmaps of this module size their texts when they write them,
+    with :func:`cell_font_sizes`.)  Returns the font size used for values.
     """
-    cell_pt = cell_inches * 72.0
     texts = [t for t in ax.texts if t.get_gid() in gids]
     longest = max((len(t.get_text()) for t in texts if t.get_gid() == "value"), default=1)
-    size = max(5.0, min(0.38 * cell_pt, 0.9 * cell_pt / (0.62 * max(longest, 1)), 18.0))
+    pad_len = max((len(t.get_text()) for t in texts if t.get_gid() != "value"), default=1)
+    size, pad_size = cell_font_sizes(cell_inches, longest, pad_len)
     for t in texts:
-        if t.get_gid() == "value":
-            t.set_fontsize(size)
-        else:
-            n = max(len(t.get_text()), 1)
-            t.set_fontsize(max(5.0, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * n), 13.0)))
+        t.set_fontsize(size if t.get_gid() == "value" else pad_size)
     return size
 
 
+def cell_font_sizes(cell_inches: float, longest: int, pad_len: int = 1) -> tuple[float, float]:
+    """Font sizes (value, padding label) for cells ``cell_inches`` wide: about a third of a
+    cell high, never wider than the cell.
+
+    >>> [round(v, 2) for v in cell_font_sizes(0.5, 2, 4)]
+    [13.68, 10.8]
+    """
+    cell_pt = cell_inches * 72.0
+    size = max(5.0, min(0.38 * cell_pt, 0.9 * cell_pt / (0.62 * max(longest, 1)), 18.0))
+    pad = max(5.0, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * max(pad_len, 1)), 13.0))
+    return size, pad
+
+
+def _grid(ax, values, *, vmin, vmax, offset=(0, 0), mask=None, mask_text=None, annotate=None,
+          cell_inches=None, labels=None):
+    """A heatmap drawn for speed: one image, the masked (padding) cells as one hatched
+    ``PolyCollection`` (gid ``"padding"``), the values (gid ``"value"``) and padding labels
+    (gid ``"padding-text"``) added to ``labels`` (a :class:`~pooltutor.viz.style.TextCollection`).
+    Returns ``(image, padding collection or None)``."""
+    values = np.asarray(values)
+    if values.ndim == 1:
+        values = values[None, :]
+    rows, cols = values.shape
+    data = values.astype(float)
+    shown = np.ma.masked_invalid(data)
+    if mask is not None:
+        shown = np.ma.array(shown, mask=np.ma.getmaskarray(shown) | mask)
+    r0, c0 = offset
+    extent = (c0 - 0.5, c0 + cols - 0.5, r0 + rows - 0.5, r0 - 0.5)
+    image = ax.imshow(shown, cmap=_BAD_WHITE_CMAP(), vmin=vmin, vmax=vmax, extent=extent,
+                      interpolation="nearest")
+    padding = None
+    if mask is not None and mask.any():
+        cells = [(r0 + i, c0 + j) for i, j in zip(*np.nonzero(mask), strict=True)]
+        padding = style.cell_squares(ax, cells, "padding", merged=True,
+                                     facecolors=style.PAD_COLOR,
+                                     hatch=style.PAD_HATCH, edgecolors="#9a9a9a",
+                                     linewidths=0.5, zorder=1.5)
+    if annotate is None:
+        annotate = max(rows, cols) <= style.MAX_ANNOTATED
+    if annotate and labels is not None:
+        texts = [[style.format_value(v) for v in row] for row in values.tolist()] \
+            if values.dtype.kind in "iub" else [[style.format_value(v) for v in row]
+                                                 for row in values]
+        longest = max((len(t) for row in texts for t in row), default=1)
+        cell_inches = 0.5 if cell_inches is None else cell_inches
+        size, pad_size = cell_font_sizes(cell_inches, longest, len(mask_text or "x"))
+        colors = style.cell_text_colors(data, vmin, vmax)
+        for i in range(rows):
+            for j in range(cols):
+                if mask is not None and mask[i, j]:
+                    if mask_text:
+                        labels.add(c0 + j, r0 + i, mask_text, pad_size, "#555555",
+                                   gid="padding-text")
+                    continue
+                labels.add(c0 + j, r0 + i, texts[i][j], size, colors[i, j], gid="value")
+    return image, padding
+
+
+def _BAD_WHITE_CMAP():
+    import matplotlib as mpl
+
+    cmap = _CMAPS.get(style.CMAP)
+    if cmap is None:
+        cmap = _CMAPS[style.CMAP] = mpl.colormaps[style.CMAP].with_extremes(bad="#ffffff")
+    return cmap
+
+
+_CMAPS: dict = {}
+
+
+def _index_labels(ax, labels, rows, cols, *, size=TICK_SIZE, x_at=None):
+    """Row and column indices around a grid (instead of tick labels: one collection for all).
+
+    ``rows`` / ``cols`` are the indices to label (cell centres in data units); rows
+    are written left of ``x_at`` (default the left edge), columns under the bottom edge.
+    """
+    x_lo, _ = ax.get_xlim()
+    y_bottom, _ = ax.get_ylim()
+    x_at = x_lo if x_at is None else x_at
+    for j in cols:
+        labels.add(j, y_bottom, str(j), size, "#333333", gid="tick", dy=-(0.5 * size + 4))
+    for i in rows:
+        labels.add(x_at, i, str(i), size, "#333333", gid="tick", ha="right-center", dx=-4)
+
+
+def _frameless(ax):
+    """An Axes that draws only what was added to it (no spines, ticks or axis machinery)."""
+    ax.set_axis_off()
+
+
 def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, vmax=None,
-               annotate=None, include_dropped: bool = True):
+               annotate=None, include_dropped: bool = True, cell_inches: float | None = None,
+               labels=None):
     """Draw one input plane over the padded extent of ``geometry``.
 
     Parameters
@@ -259,16 +347,34 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
         Written in every padding cell (see :func:`pad_rule_text`).
     vmin, vmax : float, optional
         Colour limits (share them with the output panel).
+    cell_inches : float, optional
+        The size of a cell on the figure, for the font sizes (default 0.5).
+    labels : TextCollection, optional
+        Collects the texts (values, padding labels, indices); by default they
+        are drawn here as one collection.
 
     Returns
     -------
     matplotlib.image.AxesImage
-        The heatmap.  Padding cells are ``Rectangle`` patches with gid
-        ``"padding"``, cells past the padded input (ceil overhang) have gid
-        ``"outside"``, and the border of the real input has gid ``"input-border"``.
+        The heatmap.  Padding cells are one hatched ``PolyCollection`` with gid
+        ``"padding"``, cells past the padded input (ceil overhang) one with gid
+        ``"outside"``, the border of the real input a ``Rectangle`` with gid
+        ``"input-border"``; the texts (gids ``"value"``, ``"padding-text"``,
+        ``"tick"``) are read with :func:`~pooltutor.viz.style.texts_of`.
+
+    >>> from pooltutor.geometry import pool_geometry
+    >>> ax = style.new_axes()
+    >>> g = pool_geometry((2, 2), 2, 2, padding=1)
+    >>> im = plot_input(ax, np.arange(4.0).reshape(2, 2), g, pad_text="skip")
+    >>> [len(c.pooltutor_cells) for c in ax.collections if c.get_gid() == "padding"]
+    [12]
+    >>> [t.get_text() for t in style.texts_of(ax, "value")]
+    ['0', '1', '2', '3']
     """
     from matplotlib.patches import Rectangle
 
+    own = labels is None
+    labels = style.TextCollection() if own else labels
     _, row_axis, col_axis = _display_axes(geometry)
     row_axis = row_axis or _UnitAxis()
     values = np.asarray(values)
@@ -280,27 +386,32 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
     full[rpb:rpb + row_axis.input_size, cpb:cpb + col_axis.input_size] = values2
     mask = np.ones((rows, cols), dtype=bool)
     mask[rpb:rpb + row_axis.input_size, cpb:cpb + col_axis.input_size] = False
-    image = style.draw_grid(ax, full, vmin=vmin, vmax=vmax, offset=(-rpb, -cpb),
-                            annotate=annotate, mask=mask if mask.any() else None,
-                            mask_text=pad_text)
+    if vmin is None or vmax is None:
+        lo, hi = style.shared_limits(values2)
+        vmin, vmax = (lo if vmin is None else vmin), (hi if vmax is None else vmax)
+    image, _ = _grid(ax, full, vmin=vmin, vmax=vmax, offset=(-rpb, -cpb),
+                     mask=mask if mask.any() else None, mask_text=pad_text, annotate=annotate,
+                     cell_inches=cell_inches, labels=labels)
     # cells past the padded input (a ceil rule's overhang), never read
     r_lo, r_hi = (-rpb, row_axis.input_size + rpe) if isinstance(row_axis, _UnitAxis) else \
         axis_extent(row_axis, include_dropped)
     c_lo, c_hi = axis_extent(col_axis, include_dropped)
-    for i in range(r_lo, r_hi):
-        for j in range(c_lo, c_hi):
-            if i >= row_axis.input_size + rpe or j >= col_axis.input_size + cpe:
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=style.OUTSIDE_COLOR,
-                                       edgecolor="#b0b0b0", linewidth=0.8, linestyle=(0, (3, 2)),
-                                       gid="outside"))
+    outside = [(i, j) for i in range(r_lo, r_hi) for j in range(c_lo, c_hi)
+               if i >= row_axis.input_size + rpe or j >= col_axis.input_size + cpe]
+    if outside:
+        style.cell_squares(ax, outside, "outside", merged=True, facecolors=style.OUTSIDE_COLOR,
+                           edgecolors="#b0b0b0", linewidths=0.8, linestyles=[(0, (3, 2))],
+                           zorder=1.5)
     ax.add_patch(Rectangle((-0.5, -0.5), col_axis.input_size, row_axis.input_size, fill=False,
                            edgecolor="#333333", linewidth=1.4, gid="input-border", zorder=3))
     ax.set_xlim(c_lo - 0.5, c_hi - 0.5)
     ax.set_ylim(r_hi - 0.5, r_lo - 0.5)
-    ax.set_xticks(_tick_range(c_lo, c_hi))
-    ax.set_yticks(_tick_range(r_lo, r_hi) if not isinstance(row_axis, _UnitAxis) else [])
-    ax.tick_params(labelsize=TICK_SIZE, length=0)
     ax.set_aspect("equal")
+    _frameless(ax)
+    _index_labels(ax, labels, _tick_range(r_lo, r_hi) if not isinstance(row_axis, _UnitAxis)
+                  else [], _tick_range(c_lo, c_hi))
+    if own:
+        labels.draw(ax)
     return image
 
 
@@ -311,33 +422,40 @@ def _tick_range(lo: int, hi: int) -> list[int]:
     return [t for t in range(lo, hi) if t % 2 == 0]
 
 
-def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None):
+def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None,
+                cell_inches: float | None = None, labels=None):
     """Draw an output plane (1-D as one row); ``highlight`` (a cell) is outlined, gid ``"output"``.
 
-    Returns the ``AxesImage``.
+    Returns the ``AxesImage``; texts as in :func:`plot_input`.
 
     >>> import numpy as np
     >>> ax = style.new_axes()
     >>> im = plot_output(ax, np.arange(4.0).reshape(2, 2), highlight=(1, 0))
-    >>> [p.get_gid() for p in ax.patches], [t.get_text() for t in ax.texts]
+    >>> [p.get_gid() for p in ax.patches], [t.get_text() for t in style.texts_of(ax, "value")]
     (['output'], ['0', '1', '2', '3'])
     """
+    own = labels is None
+    labels = style.TextCollection() if own else labels
     values = np.asarray(values)
-    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, annotate=annotate)
+    if vmin is None or vmax is None:
+        lo, hi = style.shared_limits(values)
+        vmin, vmax = (lo if vmin is None else vmin), (hi if vmax is None else vmax)
+    image, _ = _grid(ax, values, vmin=vmin, vmax=vmax, annotate=annotate,
+                     cell_inches=cell_inches, labels=labels)
     rows, cols = (1, values.shape[0]) if values.ndim == 1 else values.shape[:2]
-    if cols > 12:
-        ax.set_xticks(_tick_range(0, cols))
-    if values.ndim == 1:
-        ax.set_yticks([])
-    elif rows > 12:
-        ax.set_yticks(_tick_range(0, rows))
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
     if highlight is not None:
         cell = tuple(highlight)
         if len(cell) == 1:
             cell = (0, cell[0])
         style.outline_cells(ax, [cell], color=style.HIGHLIGHT_COLOR, linewidth=3.5, gid="output")
-    ax.tick_params(labelsize=TICK_SIZE, length=0)
     ax.set_aspect("equal")
+    _frameless(ax)
+    _index_labels(ax, labels, [] if values.ndim == 1 else _tick_range(0, rows),
+                  _tick_range(0, cols))
+    if own:
+        labels.draw(ax)
     return image
 
 
@@ -375,7 +493,7 @@ def plot_window(ax, geometry, out_index, *, depth: int | None = None, color=styl
     """
     patches = []
     for cell, ls in _window_cells(geometry, out_index, depth):
-        patches += style.outline_cells(ax, [cell], color=color, linewidth=linewidth,
+        patches += style.outline_cells(ax, [cell], color=color, linewidth=linewidth, autolim=False,
                                        linestyle=ls, gid=gid)
     for p in patches:
         p.set_zorder(4)
@@ -411,6 +529,7 @@ def plot_dropped(ax, geometry, out_index, *, label: bool = True):
         else:
             cells = list(itertools.product(taps_here, _taps(col_axis, out_index[-1])))
         patches = style.outline_cells(ax, cells, color=style.DROPPED_COLOR, linewidth=2.2,
+                                      autolim=False,
                                       linestyle=(0, (4, 2)), gid="dropped")
         artists += patches
         if label and not any(a.get_gid() == "dropped-label" for a in artists):
@@ -460,8 +579,8 @@ class PoolingPlot:
         The highlighted output cell (gid ``"output"``).
     dropped : tuple
         Patches and label of a window dropped by the ceil clip (may be empty).
-    padding : tuple of Rectangle
-        The padding cells (gid ``"padding"``).
+    padding : PolyCollection or None
+        The padding cells, one hatched collection (gid ``"padding"``).
     out_index, n, c, depth
         What is shown (``depth``: the input slice of a 3-D pooling, else None).
     result : PoolResult
@@ -618,7 +737,24 @@ def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool 
         in_w, out_w = in_c * cell, out_c * cell
         boxes = [(x0, y_top - in_r * cell, in_w, in_r * cell),
                  (x0 + in_w + GAP_2D, y_top - out_r * cell, out_w, out_r * cell)]
-    axes = [fig.add_axes((x / w, y / h, bx / w, by / h)) for x, y, bx, by in boxes]
+    rects = [(x / w, y / h, bx / w, by / h) for x, y, bx, by in boxes]
+    kept = getattr(fig, "_pooltutor_pooling_axes", None)
+    if kept is not None and fig.axes == list(kept):
+        # a persistent figure that showed a pooling last: empty and move its two Axes
+        # (creating Axes, their axis machinery and a layout costs more than the picture)
+        for ax, rect in zip(kept, rects, strict=True):
+            for artist in (*ax.images, *ax.collections, *ax.patches, *ax.texts, *ax.lines,
+                           *ax.artists):
+                artist.remove()
+            ax.set_title("")
+            ax.set_position(rect)
+        for text in [t for t in fig.texts if t.get_gid() == "title"]:
+            text.remove()
+        return list(kept), cell
+    fig.clear()
+    fig._pooltutor_legend_key = None
+    axes = [fig.add_axes(rect) for rect in rects]
+    fig._pooltutor_pooling_axes = tuple(axes)
     return axes, cell
 
 
@@ -705,7 +841,8 @@ def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> Pooling
         output_cell = plot.output_cell
         output_cell.set_xy((out_cell[1] - 0.5, out_cell[0] - 0.5))
     else:
-        output_cell = style.outline_cells(plot.output_ax, [out_cell], color=style.HIGHLIGHT_COLOR,
+        output_cell = style.outline_cells(plot.output_ax, [out_cell], autolim=False,
+                                          color=style.HIGHLIGHT_COLOR,
                                           linewidth=3.5, gid="output")[0]
         output_cell.set_zorder(5)
     dropped = plot_dropped(plot.input_ax, geometry, out_index)
@@ -721,7 +858,7 @@ def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> Pooling
         out_shape = f"slice {out_index[0]} of {geometry.output_shape[0]} ({out_shape})"
     text = f"output {out_shape}\ny[{idx}] = {style.format_value(value)}{note}"
     width = plot.figure.get_size_inches()[0] * max(plot.output_ax.get_position().width, 0.25)
-    plot.output_ax.set_title(text, fontsize=_fit_size(PANEL_TITLE_SIZE, max(map(len, text.split(
+    plot.output_ax.set_title(text, y=1.0, fontsize=_fit_size(PANEL_TITLE_SIZE, max(map(len, text.split(
         "\n"))), width))
     return replace(plot, window=tuple(window), winner=winner, winner_cell=winner_cell,
                    output_cell=output_cell, dropped=tuple(dropped), out_index=tuple(out_index))
@@ -813,19 +950,19 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
 
         fig = new_figure(_auto_figsize(in_shape, out_shape, one_d, len(handles), has_dropped),
                          dpi=100)
-    else:
-        fig.clear()
     width = fig.get_size_inches()[0]
     ncol, legend_rows = _legend_rows(width, [h.get_label() for h in handles])
     (ax_in, ax_out), cell = _layout(fig, in_shape, out_shape, one_d, legend_rows, has_dropped)
 
     pad_text = pad_rule_text(result)
+    in_labels, out_labels = style.TextCollection(), style.TextCollection()
     in_image = plot_input(ax_in, plane, geometry, pad_text=pad_text, vmin=vmin, vmax=vmax,
-                          annotate=annotate)
-    out_image = plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate)
-    fit_cell_text(ax_in, cell)
-    fit_cell_text(ax_out, cell)
-    padding = tuple(p for p in ax_in.patches if p.get_gid() == "padding")
+                          annotate=annotate, cell_inches=cell, labels=in_labels)
+    out_image = plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
+                            cell_inches=cell, labels=out_labels)
+    in_labels.draw(ax_in)
+    out_labels.draw(ax_out)
+    padding = next((c for c in ax_in.collections if c.get_gid() == "padding"), None)
 
     shape_text = "×".join(map(str, geometry.input_shape[-2:] if geometry.ndim >= 2
                                 else geometry.input_shape))
@@ -840,7 +977,7 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     if padding and result.op == "max":
         line2 = "padding (hatched): " + line2
     in_title = line1 + ("\n" + line2 if line2 else "")
-    ax_in.set_title(in_title, fontsize=_fit_size(PANEL_TITLE_SIZE, max(len(line1), len(line2)),
+    ax_in.set_title(in_title, y=1.0, fontsize=_fit_size(PANEL_TITLE_SIZE, max(len(line1), len(line2)),
                                                  max(ax_in.get_position().width * width, 3.0)))
     head = title if title is not None else f"{_op_name(result)}: {format_params(geometry)}"
     fig.text(0.5, 1 - 0.12 / fig.get_size_inches()[1], head, ha="center", va="top",
@@ -850,10 +987,16 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     plot = PoolingPlot(fig, ax_in, ax_out, in_image, out_image, (), None, None, None, (),
                        padding, out_index, n, c, depth, result, cell)
     plot = _draw_overlays(plot, out_index)
-    if handles:
-        fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=LEGEND_SIZE,
-                   frameon=False, handlelength=1.6, bbox_to_anchor=(0.5, 0.0),
-                   columnspacing=1.2)
+    # the legend depends on its entries only: a persistent figure keeps it while they stay
+    key = (tuple(h.get_label() for h in handles), ncol)
+    if getattr(fig, "_pooltutor_legend_key", None) != key or len(fig.legends) != bool(handles):
+        for old_legend in list(fig.legends):
+            old_legend.remove()
+        if handles:
+            fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=LEGEND_SIZE,
+                       frameon=False, handlelength=1.6, bbox_to_anchor=(0.5, 0.0),
+                       columnspacing=1.2)
+        fig._pooltutor_legend_key = key
     return plot
 
 
