@@ -66,7 +66,7 @@ class PaddingModeExplorer(Explorer):
 
     def __init__(self, input_size: int = 6, window: int = 3, stride: int = 2,
                  pre_padding: int = 1, post_padding: int = 1, *, dilation: int = 1,
-                 mode_set: str = "TensorRT (6 modes)", figsize=(8.6, 13.5), dpi: float = 72):
+                 mode_set: str = "TensorRT (6 modes)", figsize=(9.4, 6.2), dpi: float = 80):
         import ipywidgets as widgets
 
         check_choice("mode_set", mode_set, tuple(MODE_SETS))
@@ -138,8 +138,9 @@ class PaddingModeExplorer(Explorer):
 
     def draw(self) -> dict[str, Any]:
         i, f, s, d, b, a = (w.value for w in self.params)
+        # a fixed, slide-sized figure: the cells shrink to fit six rows
         self.plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes,
-                                       fig=self.figure, fit_figure=True)
+                                       fig=self.figure)
         self._show_explain()
         return {"params": dict(input_size=i, window=f, stride=s, dilation=d, pre_padding=b,
                                post_padding=a, mode_set=self.mode_set.value),

@@ -48,7 +48,8 @@ TENSORRT_MODES: tuple[str, ...] = ("EXPLICIT_ROUND_DOWN", "EXPLICIT_ROUND_UP", "
 
 _INPUT_COLOR = "#dbe9f6"   # input cells of a size-only picture (no values)
 TOP = 0.55                 # inches for the figure title
-ROW_TITLE = 0.48           # two-line row title
+LABEL_W = 2.7              # inches left of the rows for their labels (mode, O, B, A)
+REASON_SIZE = 8.5          # the text of a rejection
 BAR_COLOR = "#6b6b6b"
 #: Longest row (cells plus windows) a picture may have: more is unreadable, and slow to draw.
 MAX_CELLS = 2000
@@ -186,71 +187,20 @@ def _check_input(x):
     return values.size, values
 
 
-class _Labels:
-    """Many short texts drawn as one ``PathCollection``.
+class _Labels(style.TextCollection):
+    """Many short texts drawn as one ``PathCollection`` (:class:`~pooltutor.viz.style.TextCollection`);
+    ``texts`` keeps the strings (for tests)."""
 
-    Hundreds of ``Text`` artists cost most of a redraw (each is laid out and
-    rasterised glyph by glyph); one collection of cached glyph outlines costs
-    about as much as one.  ``texts`` keeps the strings (for tests).
-    """
+    @property
+    def texts(self) -> list[str]:
+        return [t.text for t in self.items]
 
-    _paths: dict = {}
-
-    def __init__(self):
-        self.xy: list[tuple[float, float]] = []
-        self.texts: list[str] = []
-        self.keys: list[tuple] = []
-        self.colors: list[str] = []
-
-    def add(self, x: float, y: float, text: str, size: float, color: str = "black", *,
-            ha: str = "center", dy: float = 0.0, bold: bool = False) -> None:
-        """``text`` at data ``(x, y)``: centred on it (``ha="center"``, digit height centred),
-        starting or ending there on its baseline (``ha="left"`` / ``"right"``), or centred
-        on its baseline (``ha="title"``); ``dy`` points higher."""
-        self.xy.append((x, y))
-        self.texts.append(text)
-        self.keys.append((text, round(float(size), 1), ha, float(dy), bool(bold)))
-        self.colors.append(color)
-
-    @classmethod
-    def _path(cls, key):
-        path = cls._paths.get(key)
-        if path is None:
-            from matplotlib.font_manager import FontProperties
-            from matplotlib.path import Path
-            from matplotlib.textpath import TextPath
-
-            text, size, ha, dy, bold = key
-            raw = TextPath((0, 0), text, size=size,
-                           prop=FontProperties(weight="bold" if bold else "normal"))
-            verts = raw.vertices.copy()
-            if len(verts) and ha == "center":
-                x0, x1 = verts[:, 0].min(), verts[:, 0].max()
-                verts[:, 0] -= (x0 + x1) / 2
-                verts[:, 1] -= 0.36 * size
-            elif len(verts) and ha == "right":
-                verts[:, 0] -= verts[:, 0].max()
-            elif len(verts) and ha == "title":          # centred on the ink, on its baseline
-                verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
-            verts[:, 1] += dy
-            path = Path(verts, raw.codes)
-            if len(cls._paths) > 4000:
-                cls._paths.clear()
-            cls._paths[key] = path
-        return path
+    def add(self, x, y, text, size, color="black", *, ha="center", dy=0.0, dx=0.0,
+            bold=False) -> None:
+        super().add(x, y, text, size, color, gid="label", ha=ha, dy=dy, dx=dx, bold=bold)
 
     def draw(self, ax, gid: str):
-        from matplotlib.collections import PathCollection
-        from matplotlib.transforms import Affine2D
-
-        fig = ax.get_figure()
-        coll = PathCollection([self._path(k) for k in self.keys], offsets=self.xy,
-                              offset_transform=ax.transData,
-                              transform=Affine2D().scale(fig.dpi / 72.0), facecolors=self.colors,
-                              edgecolors="none", linewidths=0, gid=gid, zorder=6)
-        coll.set_clip_on(False)
-        ax.add_collection(coll, autolim=False)
-        return coll
+        return super().draw(ax, gid=gid, zorder=6)
 
 
 def _cells(ax, cells, gid: str, **kw):
@@ -481,13 +431,20 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
 
     # One Axes for all rows (creating Axes is slow): data units are cells, y grows downwards.
     # Per row: a two-line title, the cells, their indices, then one bar per window.
-    bar_step = 0.2
+    # the window bars take at most ~1 cell whatever the number of windows
+    bar_step = min(0.2, 1.0 / max_windows)
     bars_top = 1.1                                    # first bar, below the index labels
     body = bars_top + bar_step * max_windows + 0.15   # cells + indices + bars, in cell units
-    extra = 0.95 if errors else 0.0                   # inches for a rejection's reason
+    fig_w = (fig.get_size_inches()[0] if fig is not None and not fit_figure
+             else max(7.0, n_cells * min(0.6, 10.0 / n_cells) + 1.0))
+    reason_chars = max(40, int((fig_w - 0.6) * 72 / (0.56 * REASON_SIZE)))
+    reasons = {name: textwrap.fill(text, width=reason_chars) for name, text in errors.items()}
+    # inches for the reasons of the rejected rows (each under its row, full figure width)
+    reason_in = {name: 0.16 * (text.count("\n") + 1) + 0.2 for name, text in reasons.items()}
+    n_rejected = sum(reason_in.values())
     auto_cell = min(0.6, 10.0 / n_cells)
-    auto_size = (max(7.0, n_cells * auto_cell + 1.0),
-                 TOP + n_rows * (ROW_TITLE + extra + (body + 0.5) * auto_cell) + 0.1)
+    auto_size = (max(7.0, LABEL_W + n_cells * auto_cell + 0.4),
+                 TOP + n_rows * (body + 0.5) * auto_cell + n_rejected + 0.1)
     if fig is None:
         from .explorer import new_figure
 
@@ -495,18 +452,25 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     elif fit_figure:
         fig.set_size_inches(auto_size)
     w, h = fig.get_size_inches()
-    cell = min((w - 0.6) / n_cells,
-               ((h - TOP - 0.1) / n_rows - ROW_TITLE - extra) / (body + 0.5), 0.9)
+    cell = min((w - LABEL_W - 0.3) / n_cells,
+               (h - TOP - 0.1 - n_rejected) / (n_rows * (body + 0.5)), 0.9)
     cell = max(cell, 0.05)
-    body += extra / cell
     cell_pt = cell * 72
-    title_u = ROW_TITLE / cell                        # the row title, in cell units
-    row_u = title_u + body + 0.5
-    total_u = n_rows * row_u
-    ax = _reset_axes(fig, (((w - n_cells * cell) / 2) / w, 0.1 / h, n_cells * cell / w,
-                           total_u * cell / h))
+    title_u = 0.2 / cell                              # a gap under the figure title
+    # rows are stacked downwards; only a rejected row has room for its reason
+    row_heights = [body + 0.5 + reason_in.get(name, 0.0) / cell for name in names]
+    row_y = [title_u + float(sum(row_heights[:r])) for r in range(n_rows)]
+    total_u = title_u + float(sum(row_heights))
+    height_in = total_u * cell
+    # the rows hang from the figure title (spare height goes to the bottom), their labels
+    # in a column on the left
+    left = LABEL_W + max(0.0, (w - LABEL_W - 0.3 - n_cells * cell) / 2)
+    ax = _reset_axes(fig, (left / w, max(h - TOP - height_in, 0.0) / h, n_cells * cell / w,
+                           height_in / h))
     ax.set_xlim(lo - 0.5, hi - 0.5)
-    ax.set_ylim(total_u - 0.5 - title_u, -0.5 - title_u)
+    ax.set_ylim(total_u - 0.5, -0.5)
+    bar_pt = bar_step * cell_pt
+    bar_width = min(3.0, max(1.0, 0.75 * bar_pt))
     ax.set_axis_off()
     vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
     pad_text = PAD_RULE_TEXT[pad_taps]
@@ -514,10 +478,11 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     cell_acc = _Cells()
     from matplotlib.collections import LineCollection
 
-    width_in = w - (w - n_cells * cell) / 2 - 0.4    # from the grid's left edge to the figure's
+    label_chars = int((LABEL_W - 0.25) * 72 / (0.56 * 7.0))
+    right_margin = (w - left - n_cells * cell) / cell        # cells right of the grid
     cells_by_mode, last_windows, dropped, bars, row_titles, label_texts = {}, {}, {}, {}, {}, {}
     for r, name in enumerate(names):
-        y0 = r * row_u                                # centre line of this row's cells
+        y0 = row_y[r]                                 # centre line of this row's cells
         first_label = len(labels.texts)
         mg = geometries[name]
         last_windows[name], dropped[name], bars[name] = None, [], None
@@ -526,13 +491,15 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
             a = pre_padding if name.startswith("CAFFE") else post_padding
             drawn = _draw_cells(cell_acc, values, size, lo, hi, b, a, pad_text, vmin, vmax,
                                 cell_pt, labels, y=y0, rejected=True)
-            reason = textwrap.fill(errors[name], width=max(40, int(width_in * 72 / 5.4)))
-            ax.text(lo - 0.5, y0 + 1.05, reason, ha="left", va="top", fontsize=9,
-                    color=style.WRONG_COLOR, gid="rejected",
+            from matplotlib.transforms import blended_transform_factory
+
+            ax.text(0.3 / w, y0 + 1.05, reasons[name], ha="left", va="top",
+                    fontsize=REASON_SIZE, color=style.WRONG_COLOR, gid="rejected",
+                    transform=blended_transform_factory(fig.transFigure, ax.transData),
                     bbox=dict(boxstyle="round,pad=0.3", facecolor="#fdecea", edgecolor="none"))
             row_titles[name] = f"{name}: rejected"
-            labels.add(lo - 0.5, y0 - 0.5, row_titles[name], 11.5, style.WRONG_COLOR, ha="left",
-                       dy=17, bold=True)
+            _row_labels(labels, lo - 0.5, y0, name, ["rejected"], "", label_chars,
+                        style.WRONG_COLOR)
             cells_by_mode[name] = drawn
             label_texts[name] = tuple(labels.texts[first_label:])
             continue
@@ -545,7 +512,9 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         starts = g.window_starts
         segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
         bars[name] = LineCollection(segs, colors=[BAR_COLOR] * (len(segs) - 1)
-                                    + [style.WINDOW_COLOR], linewidths=[3] * (len(segs) - 1) + [4],
+                                    + [style.WINDOW_COLOR],
+                                    linewidths=[bar_width] * (len(segs) - 1)
+                                    + [min(4.0, bar_width + 1)],
                                     capstyle="butt", gid="window-bars")
         ax.add_collection(bars[name], autolim=False)
         if g.dilation > 1:
@@ -568,32 +537,49 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                               color=style.DROPPED_COLOR, linewidth=3, linestyle=(0, (2, 1)),
                               solid_capstyle="butt", gid="dropped")
             right = d_taps[-1] + 0.5
-            at_right = hi - 0.5 - right > 4
             text = "dropped: starts in end padding"
-            labels.add(right + 0.2 if at_right else d_taps[0] - 0.7, level, text, 10,
+            at_right = hi - 0.5 - right + right_margin > 0.6 * 9 * len(text) / cell_pt
+            labels.add(right + 0.2 if at_right else d_taps[0] - 0.7, level, text, 9,
                        style.DROPPED_COLOR, ha="left" if at_right else "right", dy=-3.5,
                        bold=True)
             dropped[name] = [outline, line, text]
         head_line, detail = _row_title(name, mg, size)
         row_titles[name] = head_line
-        labels.add(lo - 0.5, y0 - 0.5, head_line, _fit_size(11.5, len(head_line), width_in),
-                   ha="left", dy=17, bold=True)
-        if detail:
-            labels.add(lo - 0.5, y0 - 0.5, detail, _fit_size(10, len(detail), width_in),
-                       "#9a6700" if mg.notes else "#333333", ha="left", dy=4)
+        rest = head_line.split(": ", 1)[1]
+        lines = [rest] if " (" not in rest else [rest.split(" (", 1)[0],
+                                                  "(" + rest.split(" (", 1)[1]]
+        _row_labels(labels, lo - 0.5, y0, name, lines, detail, label_chars,
+                    "#9a6700" if mg.notes else "#333333")
         label_texts[name] = tuple(labels.texts[first_label:])
     head = title if title is not None else (
         f"padding modes: I={size}, F={window}, S={stride}"
         + (f", D={dilation}" if dilation != 1 else "")
         + f", B={pre_padding}, A={post_padding}  (padding: {pad_text})")
     head_size = _fit_size(13, len(head), 0.95 * w)
-    labels.add((lo + hi - 1) / 2, -0.5 - title_u, head, head_size, ha="title",
+    labels.add((lo + hi - 1) / 2 - (left - w / 2 + n_cells * cell / 2) / cell, -0.5, head,
+               head_size, ha="title",
                dy=(TOP - 0.12) * 72 - head_size, bold=True)
     collections = cell_acc.draw(ax)
     label_coll = labels.draw(ax, "cell-labels")
     fig._pooltutor_padding_modes_ax = ax
     return PaddingModesPlot(fig, ax, geometries, errors, cells_by_mode, collections, label_texts,
                             label_coll, row_titles, last_windows, dropped, bars, head)
+
+
+def _row_labels(labels, x, y0, name, lines, detail, chars, detail_color) -> None:
+    """A row's labels, right-aligned left of its cells: the mode (bold), its numbers, then
+    the detail (a clip, a warning) wrapped to the label column."""
+    color = style.WRONG_COLOR if lines == ["rejected"] else "black"
+    labels.add(x, y0, name, _fit_size(10.5, len(name), LABEL_W - 0.2), color, ha="right",
+               dx=-7, dy=2, bold=True)
+    dy = 2
+    for line in lines:
+        dy -= 11
+        labels.add(x, y0, line, _fit_size(9.5, len(line), LABEL_W - 0.2), color, ha="right",
+                   dx=-7, dy=dy)
+    for line in textwrap.wrap(detail, width=chars):
+        dy -= 8.5
+        labels.add(x, y0, line, 7.0, detail_color, ha="right", dx=-7, dy=dy)
 
 
 def _row_title(name: str, mg: ModeGeometry, size: int) -> tuple[str, str]:
