@@ -14,6 +14,14 @@ recipe is always the same, one visible numpy step at a time:
 The loop never runs over output positions: that is what
 :mod:`pooltutor.reference` does, and the tests compare the two.
 
+Two implementations of max pooling sit side by side.  The *fast path*
+(:func:`_max_pool_fast`; benchmarks/README.md has the numbers) finds the
+values first, with one in-place ``np.maximum`` per tap, then the winners,
+with one comparison per tap; it covers every rule and leaves only two cases
+to the *general path* (:func:`_max_pool_general`, one masked comparison per
+tap with every rule written out): a window that holds a NaN, and a -0.0 that
+may tie with a 0.0.  Adaptive max pooling has the same two paths.
+
 Every decision that frameworks disagree on is a named parameter:
 
 ``rounding``
@@ -519,7 +527,8 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
        maximum, so padding that is skipped and taps past the padded extent
        are stored as ``identity``, and padding that takes part as its value
        (:class:`_TapSource`).  Then ``best = max over taps`` is one in-place
-       ``np.maximum`` per tap, with no mask at all.  ``np.maximum`` returns
+       ``np.maximum`` per tap (or per tap of one axis at a time,
+       :func:`_max_values`), with no mask at all.  ``np.maximum`` returns
        either argument on a tie, which is only visible for 0.0 vs -0.0
        (hence the -0.0 check) and propagates NaN (hence the NaN check).
     2. Winners.  Once ``best`` is known, the winner is the first (``ties=
@@ -649,8 +658,9 @@ def _winner_codes(source, taps, best, masks, identity, ties):
     code_type = np.min_scalar_type(ntaps - 1)       # uint8 up to 256 taps
     # the winner's code: largest for the first tap ('first') or the last ('last')
     codes = [ntaps - 1 - t if ties == "first" else t for t in range(ntaps)]
-    tap_masks = [_tap_mask(masks, tap, ndim) for tap in taps]
-    guard = any(m is not None for m in tap_masks) and bool((best == identity).any())
+    # only where best is identity can a tap that may not take part equal it
+    guard = bool((best == identity).any())
+    tap_masks = [_tap_mask(masks, tap, ndim) if guard else None for tap in taps]
     eq = np.empty(best.shape, dtype=bool)
     eq8 = eq.view(np.uint8)                         # 0 / 1, to multiply with
     scaled = np.empty(best.shape, dtype=code_type)
@@ -661,7 +671,7 @@ def _winner_codes(source, taps, best, masks, identity, ties):
             # does (or the window is empty, which is fixed up afterwards).
             continue
         np.equal(source.tap(tap), best, out=eq)
-        if guard and mask is not None:
+        if mask is not None:
             np.logical_and(eq, mask, out=eq)
         np.multiply(eq8, code_type.type(c), out=scaled)
         np.maximum(code, scaled, out=code)
