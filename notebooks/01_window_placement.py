@@ -46,7 +46,8 @@ from pooltutor.viz.window_stepper import WindowStepper, demo_input
 # | $S$ | stride: how far the window moves from one output to the next |
 # | $D$ | dilation: the distance between two taps ($D = 1$: neighbours) |
 # | $p_b$, $p_e$ | padding before and after the input |
-#
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Window $o$ (counting from 0) starts at $o \cdot S - p_b$ and reads the taps
 # $t = o \cdot S - p_b + j \cdot D$ for $j = 0, \dots, K-1$. A negative $t$ is in the
 # padding before the input.
@@ -62,10 +63,10 @@ print(r.output[0, 0])
 # The picture shows output cell `(0, 1)`: its window on the input (orange), the winning
 # input cell (yellow), and where the result lands in the output.
 
-# %%
+# %% tags=["hide-input"]
 plot_pooling(r, (0, 1)).figure
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Every result can explain any of its cells, tap by tap:
 
 # %%
@@ -75,12 +76,19 @@ print(r.explain(0, 1))
 # ## 2. Stepping through a max pool
 #
 # Now a 5 × 5 input of small whole numbers, a 3 × 3 window, stride 2 and one cell of
-# padding on every side. Here is the first window. Hatched grey cells are padding.
+# padding on every side:
 
 # %%
 x5 = demo_input((5, 5))
 r5 = max_pool(x5[None, None], kernel=3, stride=2, padding=1, return_indices=True)
-plot_pooling(r5, (0, 0)).figure
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The first window. Hatched grey cells are padding.
+
+# %% tags=["hide-input"]
+p5 = plot_pooling(r5, (0, 0))
+p5.figure.set_dpi(80)  # a smaller picture, to fit a slide
+p5.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict** before you step: the windows start at rows and columns $-1, 1, 3$.
@@ -91,20 +99,21 @@ SelfCheck("Output cell (1, 2) of the 3 × 3 max pool, stride 2, padding 1, on th
           r5.output[0, 0, 1, 2], explanation=r5.explain(1, 2),
           hint="window (1, 2) starts at row 1, column 3; its last column is padding")
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "skip"}
 # Check with the **window stepper**: press *Play*, or move the *position* slider. You can
 # also change the window, the stride, the dilation and the padding, and watch the output
 # size follow. (The stepper needs a running Python kernel.)
 
-# %% tags=["hide-input"]
-stepper = WindowStepper(x5, window=3, stride=2, padding=1)
+# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
+stepper = WindowStepper(x5, window=3, stride=2, padding=1, dpi=60)
 stepper
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# The same steps, computed in advance: this copy works without a kernel too (in exported
-# HTML and slides), but its controls cannot change the pooling.
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# Then check your answer with the window stepper below: step through the windows with the
+# slider or *Play*. Its last copy is computed in advance, so it works without a kernel too
+# (in exported HTML and slides), but its controls cannot change the pooling.
 
-# %% tags=["hide-input"]
+# %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
 stepper.static_widget()
 
 # %% [markdown] slideshow={"slide_type": "slide"}
@@ -114,7 +123,9 @@ stepper.static_widget()
 # window starts:
 
 # %%
-{stride: pool_geometry((7,), kernel=3, stride=stride).axes[0].window_starts for stride in (1, 2, 3)}
+print("stride 1 starts:", pool_geometry((7,), kernel=3, stride=1).axes[0].window_starts)
+print("stride 2 starts:", pool_geometry((7,), kernel=3, stride=2).axes[0].window_starts)
+print("stride 3 starts:", pool_geometry((7,), kernel=3, stride=3).axes[0].window_starts)
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # * Stride 1: windows overlap by two taps; every position is read up to three times.
@@ -127,18 +138,21 @@ stepper.static_widget()
 # ## 4. Dilation: taps with gaps
 #
 # With dilation $D$ the $K$ taps of a window sit $D$ positions apart, so the window spans
-# $D_K = (K - 1) \cdot D + 1$ positions but still reads only $K$ of them. Here is window 1
-# of a 3-tap window with dilation 2 on the numbers 1 to 8:
+# $D_K = (K - 1) \cdot D + 1$ positions but still reads only $K$ of them. A 3-tap window
+# with dilation 2 on the numbers 1 to 8:
 
 # %%
-r_dil = max_pool(np.arange(1.0, 9.0).reshape(1, 1, 8), kernel=3, stride=1, dilation=2,
-                 return_indices=True)
-plot_pooling(r_dil, (1,)).figure
-
-# %%
+x_dil = np.arange(1.0, 9.0).reshape(1, 1, 8)
+r_dil = max_pool(x_dil, kernel=3, stride=1, dilation=2, return_indices=True)
 ax_dil = r_dil.geometry.axes[0]
 print(ax_dil.describe())
-print("taps of every window:", [ax_dil.taps(o) for o in range(ax_dil.output_size)])
+print("window 0 reads", ax_dil.taps(0), "  window 3 reads", ax_dil.taps(3))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Window 1 spans five positions, 1 to 5, and reads three of them:
+
+# %% tags=["hide-input"]
+plot_pooling(r_dil, (1,)).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Input length 9, kernel 3, stride 2, dilation 2, padding 1 on both sides.
@@ -163,16 +177,19 @@ SelfCheck("Input positions read by window 2 (I=9, K=3, S=2, D=2, padding 1)?",
 #   $D = 3$, padding 1: the taps are −1 and 2, both padding);
 # * an input that itself holds **−∞** next to padding (TV21).
 
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# TV20, tap by tap:
+
 # %%
-r_empty = max_pool(np.array([[[5.0, 7.0]]]), kernel=2, stride=1, padding=1, dilation=3,
-                   return_indices=True)
+x20 = np.array([[[5.0, 7.0]]])
+r_empty = max_pool(x20, kernel=2, stride=1, padding=1, dilation=3, return_indices=True)
 print(r_empty.explain(0))
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # An empty window has no maximum. pooltutor returns −∞ with index −1; frameworks differ
 # here (−∞, the lowest float, NaN or even 0: notebook 03 compares them).
 
-# %%
+# %% tags=["hide-input"]
 plot_pooling(r_empty, (0,)).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -205,7 +222,8 @@ print("TensorRT:", frameworks.tensorrt_pooling(x21, 2, 2, 1, 1).ravel())
 # > **DML_MAX_POOLING2_OPERATOR_DESC** computes the maximum value across the elements
 # > within the sliding window over the input tensor, and optionally returns the indices of
 # > the maximum values selected.
-#
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # | field | meaning (translated) |
 # |---|---|
 # | `InputTensor` | the input; sizes `{ BatchCount, ChannelCount, Height, Width }` for 4-D, `{ BatchCount, ChannelCount, Depth, Height, Weight }` for 5-D |
@@ -320,8 +338,13 @@ print(frameworks.directml_max_pooling2(x15, 1, (1, 2), 0, 0, 1))
 # struct is eight pointers and one 32-bit `UINT`. Python's `ctypes` lays it out by the C
 # rules, with pointers modelled as 64-bit or 32-bit integers:
 
-# %%
+# %% tags=["hide-input"]
 print(dml_max_pooling2_layout(64).table())
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# And the 32-bit layout:
+
+# %% tags=["hide-input"]
 print(dml_max_pooling2_layout(32).table())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
