@@ -418,10 +418,12 @@ def test_max_dialects_agree_on_finite_input(params):
         y_t, i_t = fw.torch_max_pool(x, k, s, p, d, return_indices=True)
     except ValueError:
         return
-    # OpenVINO per plane (axis=2): the same winners wherever a window holds an element
+    # OpenVINO per plane (axis=2): the same winners wherever a window holds an element above
+    # the dtype's lowest value (its kernel starts every window at lowest(), strict >)
     y_v, i_v = fw.openvino_max_pool(x, s, p, p, k, d, axis=2)
-    has = i_t != -1
+    has = (i_t != -1) & (y_t > fill_value(x.dtype, "lowest"))
     assert np.array_equal(y_v[has], y_t[has]) and np.array_equal(i_v[has], i_t[has])
+    assert np.all(y_v[~has] == fill_value(x.dtype, "lowest")) and np.all(i_v[~has] == 0)
     # TensorRT EXPLICIT_ROUND_DOWN (padding -inf, never above a finite value): same values
     if all(dd == 1 for dd in np.broadcast_to(d, len(k))):
         assert _same(fw.tensorrt_pooling(x, k, s, p, p), y_t)
