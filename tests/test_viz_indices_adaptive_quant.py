@@ -39,7 +39,8 @@ def patches(ax, gid):
 
 
 def texts(ax, gid):
-    return [t for t in ax.texts if t.get_gid() == gid]
+    """Texts drawn with ``gid``: Text artists and the records of cell-text collections."""
+    return style.texts_of(ax, gid)
 
 
 def cell_of(patch):

@@ -236,6 +236,7 @@ class Explorer:
         self.png: bytes | None = None
         self.animated: list = []
         self._background = None
+        self._frozen_layout = None
 
     # ------------------------------------------------------------ to override
 
@@ -290,6 +291,7 @@ class Explorer:
             glyph_texts(self.figure)            # texts as cached glyph outlines: cheap redraws
         else:
             glyph_texts(self.animated)
+        self._thaw_layout()
         if self.animated:
             if self._background is None:
                 for a in self.animated:
@@ -304,10 +306,30 @@ class Explorer:
                 a.draw(renderer)
         else:
             canvas.draw()
+        self._freeze_layout()
         png = rgba_png(canvas.buffer_rgba())
         self.png = png
         self.image.value = png
         return png
+
+    def _freeze_layout(self) -> None:
+        """After a draw with constrained layout, keep the Axes where it put them: the next
+        renders of the same Axes skip the layout (a large part of a redraw); see
+        :meth:`_thaw_layout`."""
+        from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+        engine = self.figure.get_layout_engine()
+        if isinstance(engine, ConstrainedLayoutEngine):
+            self._frozen_layout = (tuple(self.figure.axes), engine)
+            self.figure.set_layout_engine("none")
+
+    def _thaw_layout(self) -> None:
+        """Give the figure its layout engine back when its Axes changed since the freeze."""
+        if self._frozen_layout is not None:
+            axes, engine = self._frozen_layout
+            if tuple(self.figure.axes) != axes:
+                self.figure.set_layout_engine(engine)
+                self._frozen_layout = None
 
     def _greyed_png(self) -> bytes:
         """The last good figure under a translucent white veil (drawn, then removed again)."""

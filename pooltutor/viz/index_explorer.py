@@ -42,6 +42,17 @@ TV22_INPUT = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
 _AXIS_NAMES = {1: ("w",), 2: ("h", "w"), 3: ("d", "h", "w")}
 
 
+def _slide_size(figsize, limit=(9.5, 6.2)):
+    """``figsize`` scaled down (aspect kept) to fit a slide's 1024x768 area at 80 dpi.
+
+    >>> _slide_size((12.0, 9.2))
+    (8.09, 6.2)
+    """
+    w, h = figsize
+    scale = min(1.0, limit[0] / w, limit[1] / h)
+    return round(w * scale, 2), round(h * scale, 2)
+
+
 class IndexLayoutExplorer(Explorer):
     """Choose ``n``, ``c`` and an output cell; see its winner flattened in every index layout.
 
@@ -111,7 +122,7 @@ class IndexLayoutExplorer(Explorer):
         super().__init__(
             controls=[[self.n, self.c, *self.out],
                       [self.kernel, self.stride, self.padding, self.pad_taps]],
-            figsize=index_layouts_figsize(x.shape, table=False), dpi=dpi)
+            figsize=_slide_size(index_layouts_figsize(x.shape, table=False)), dpi=dpi)
         self.watch(self.n, self.c, self.kernel, self.stride, self.padding, self.pad_taps,
                    *self.out)
         self._sync_bounds()

@@ -258,13 +258,13 @@ def _font(canvas) -> float:
     return 12 if biggest <= 8 else 10.5 if biggest <= 14 else 9 if biggest <= 22 else 7
 
 
-def _plane_labels(ax, canvas, size):
+def _plane_labels(labels, canvas, size):
     n_count, c_count = canvas.shape[:2]
     for n in range(n_count):
         for c in range(c_count):
             r0, c0 = canvas.origin(n, c)
-            ax.text(c0 - 0.5, r0 - 0.62, f"n={n}, c={c}", ha="left", va="bottom",
-                    fontsize=size - 1, color="#444444", gid="plane-label")
+            labels.add(c0 - 0.5, r0 - 0.5, f"n={n}, c={c}", size - 1, "#444444", ha="left",
+                       dy=3, gid="plane-label")
 
 
 def _frame_axes(ax, canvas):
@@ -377,16 +377,15 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
 
     n_count, c_count = canvas.shape[:2]
     cells = []
+    labels = style.TextCollection()        # every number as one collection (fast redraws)
     for n in range(n_count):
         for c in range(c_count):
             for pos in np.ndindex(*canvas.spatial):
                 x, y = canvas.xy(n, c, pos)
                 cells.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
                 is_winner = position is not None and (n, c) + tuple(pos) == position
-                ax.text(x, y, str(int(numbers[(n, c) + pos])), ha="center", va="center",
-                        fontsize=size, zorder=4, gid="number",
-                        fontweight="bold" if is_winner else "normal",
-                        color="black" if is_winner else "#333333")
+                labels.add(x, y, str(int(numbers[(n, c) + pos])), size,
+                           "black" if is_winner else "#333333", gid="number", bold=is_winner)
     ax.add_collection(PatchCollection(cells, facecolor="#f7f7f7", edgecolor="#b0b0b0",
                                       linewidth=0.8, zorder=1, gid="cells"), autolim=False)
     for n, c, pos in window_cells:
@@ -399,8 +398,9 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
                                edgecolor="none", alpha=0.85, zorder=1.5, gid="winner-fill"))
         style.mark_cell(ax, (y, x))
     _draw_path(ax, canvas, numbers, LAYOUT_COLORS.get(layout, "#333333"), size)
-    _plane_labels(ax, canvas, size)
+    _plane_labels(labels, canvas, size)
     _frame_axes(ax, canvas)
+    labels.draw(ax, zorder=4)
 
 
 def _draw_input_panel(ax, result, out_index, position, size):
@@ -720,6 +720,10 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     if not table:
         figsize = (figsize[0], figsize[1] - table_h)
     fig, kept = prepare_figure(fig, ("index_layouts", shape, layouts, bool(table)), figsize)
+    # a smaller figure (an explorer sized for a slide) gets proportionally smaller text
+    shrink = min(1.0, *(float(a) / b for a, b in zip(fig.get_size_inches(), figsize,
+                                                       strict=True)))
+    size = max(6.0, round(size * shrink, 1))
     if kept is None:
         grid = fig.add_gridspec(nrows + bool(table), ncols,
                                 height_ratios=[panel_h + 0.8] * nrows + [table_h] * bool(table))

@@ -134,7 +134,7 @@ class ZeroPointReluExplorer(Explorer):
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
                       [self.kernel, self.stride, *self.cell]],
-            figsize=(12.5, 11.5), dpi=dpi, layout="constrained")
+            figsize=(9.5, 8.8), dpi=dpi, layout="constrained")
         self._top, self._bottom = self.figure.subfigures(2, 1, height_ratios=[0.85, 1.55])
         self.watch(self.preset, self.multiplier, self.rounding, self.dtype, self.zero_point,
                    self.scale, self.kernel, self.stride, *self.cell)

@@ -486,9 +486,14 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
         ax.set_title(titles[name], fontsize=11.5)
         axes[name] = ax
     raised = np.argwhere(codes < chain.relu_floor)
-    style.outline_cells(axes["activated"], [tuple(int(v) for v in rc) for rc in raised],
-                        color=style.RIGHT_COLOR, linewidth=2, linestyle=(0, (2, 1.5)),
-                        gid="raised")
+    from matplotlib.patches import Rectangle
+
+    for r, cc in raised:
+        # inset and above the window outline, so that the window never hides the dashes
+        axes["activated"].add_patch(Rectangle(
+            (int(cc) - 0.36, int(r) - 0.36), 0.72, 0.72, fill=False,
+            edgecolor=style.RIGHT_COLOR, linewidth=2.2, linestyle=(0, (2.5, 1.5)),
+            gid="raised", zorder=6, path_effects=style.rim_effects(1.2)))
     for name in ("accumulators", "codes", "activated"):
         style.outline_cells(axes[name], window, linewidth=3)
     _mark_winner(axes["activated"], winner)
