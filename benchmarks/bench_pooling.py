@@ -478,9 +478,9 @@ def main(argv=None) -> int:
             selected.add(key)
         else:
             parser.error(f"--cases: {key!r} is not one of {', '.join(ALL_CASES)} or 3")
+    info = machine()
     if torch is not None:
         torch.set_num_threads(args.threads)
-    info = machine()
     results = {}
     for case in build_cases(args.threads, selected):
         print(f"timing {case.key}: {case.title} ...", file=sys.stderr, flush=True)
