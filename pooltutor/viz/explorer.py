@@ -152,14 +152,14 @@ def figure_png(fig, dpi: float | None = None, compress_level: int = 6) -> bytes:
 
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    if dpi is not None and dpi != fig.dpi:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi)
-        return buf.getvalue()
     animated = [a for a in fig.findobj() if a.get_animated()]
     for a in animated:
         a.set_animated(False)
     try:
+        if dpi is not None and dpi != fig.dpi:
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=dpi)
+            return buf.getvalue()
         fig.canvas.draw()
         return rgba_png(fig.canvas.buffer_rgba(), compress_level)
     finally:
