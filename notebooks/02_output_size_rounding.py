@@ -9,21 +9,19 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # # 02 · How many windows? Output-size rounding
 #
-# **Floor and ceil, TensorRT's padding modes, and why runtimes disagree** (about 40 minutes)
+# **Floor and ceil, TensorRT's padding modes, and why runtimes disagree** (about 40 minutes;
+# you need notebook 01)
 #
 # **Learning goals.** After this notebook you can
 #
 # 1. compute the output length of a pooling with the floor rule and the ceil rule, and say
 #    what each one drops or adds;
-# 2. apply TensorRT's six padding modes (`EXPLICIT_ROUND_DOWN` / `UP`, `SAME_UPPER` /
-#    `LOWER`, `CAFFE_ROUND_DOWN` / `UP`) and reproduce its Pooling Examples 1 and 2 number
-#    for number;
+# 2. apply TensorRT's six padding modes (`EXPLICIT_*`, `SAME_*`, `CAFFE_*`) and reproduce
+#    its Pooling Examples 1 and 2 number for number;
 # 3. compute SAME padding and say which side gets the odd extra pad;
 # 4. compute convolution and deconvolution output sizes with the same formulas;
-# 5. explain why one model gets different output shapes in PyTorch or ONNX and in TensorRT or
+# 5. explain why one model has different output shapes in PyTorch and in TensorRT or
 #    OpenVINO (test vectors TV02–TV04).
-#
-# You need notebook 01 (where windows start: $o \cdot S - p_b$).
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
@@ -55,13 +53,13 @@ warnings.simplefilter("ignore", PaddingModeWarning)
 # over. The **ceil** rule, $O = \lceil (M - D_K)/S \rceil + 1$, adds one more window that
 # hangs over the end instead.
 
-# %%
-plot_padding_modes(6, 3, 2, modes=("floor", "ceil")).figure
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Six inputs, window 3, stride 2, no padding. The floor rule makes windows at 0 and 2 and
 # never reads `x5`. The ceil rule adds a window at 4, which reads `x4`, `x5` and one cell
 # past the input (dashed).
+
+# %% tags=["hide-input"]
+plot_padding_modes(6, 3, 2, modes=("floor", "ceil")).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** With seven inputs instead of six (window 3, stride 2, no padding), how many
@@ -75,45 +73,57 @@ SelfCheck("Output length with rounding='ceil' for I=7, K=3, S=2, no padding?", g
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. TensorRT's `PaddingMode` (seed 004)
 #
-# Seed 004 is the Javadoc of `nvinfer.PaddingMode` from the JavaCPP presets of TensorRT,
-# copied from TensorRT 8's `NvInfer.h`. Its shorthand: `I` input, `B` prePadding, `A`
-# postPadding, `S` stride, `F` filter (the window), `D` dilation, `M = I + B + A`,
-# `DK = 1 + D * (F - 1)`, `O` output. Its formulas for pooling:
+# Seed 004 is the Javadoc of `nvinfer.PaddingMode` (JavaCPP presets of TensorRT 8's
+# `NvInfer.h`). `I` input, `B`/`A` pre/post padding, `S` stride, `F` filter (the window),
+# `D` dilation, `M = I + B + A`, `DK = 1 + D * (F - 1)`, `O` output. For pooling:
 #
 # | mode | output size | padding used |
 # |---|---|---|
 # | `EXPLICIT_ROUND_DOWN` | `O = floor((M - F) / S) + 1` | `B`, `A` as given |
 # | `EXPLICIT_ROUND_UP` | `O = ceil((M - F) / S) + 1` | `B`, `A` as given |
-# | `SAME_UPPER` | `O = ceil(I / S)` | `P = floor((I - 1) / S) * S + F - I`, `B = floor(P / 2)`, `A = P - B` |
-# | `SAME_LOWER` | `O = ceil(I / S)` | same `P`, but `A = floor(P / 2)`, `B = P - A` |
+# | `SAME_UPPER` | `O = ceil(I / S)` | `P = floor((I-1)/S)*S + F - I`, `B = floor(P/2)` |
+# | `SAME_LOWER` | `O = ceil(I / S)` | same `P`, `A = floor(P/2)` |
 # | `CAFFE_ROUND_DOWN` | `EXPLICIT_ROUND_DOWN - ((EXPLICIT_ROUND_DOWN - 1) * S >= I + B)` | `B` on both sides |
 # | `CAFFE_ROUND_UP` | `EXPLICIT_ROUND_UP - ((EXPLICIT_ROUND_UP - 1) * S >= I + B)` | `B` on both sides |
-#
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The SAME modes keep $O = \lceil I/S \rceil$ and compute their own padding; they ignore
 # the `B` and `A` you set. `SAME_UPPER` puts an odd extra pad at the end (TensorFlow's
 # `SAME` does the same), `SAME_LOWER` at the beginning. The CAFFE modes subtract one
 # window when the last one would start in the end padding.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The header's **Pooling Example 1**: `I = 6, B = 3, A = 2, S = 2, F = 3`, all six modes on
-# one axis. Each bar under a row is one window; the last window is outlined in orange.
+# The header's **Pooling Example 1**: `I = 6, B = 3, A = 2, S = 2, F = 3`, on one axis.
+# Each bar under a row is one window; the last window is outlined in orange. The explicit
+# modes first:
 
-# %%
-plot_padding_modes(6, 3, 2, 3, 2).figure
+# %% tags=["hide-input"]
+plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[:2]).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
+# Example 1 in the SAME modes, which compute their own padding:
+
+# %% tags=["hide-input"]
+plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[2:4]).figure
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Example 1 in the CAFFE modes, which use `B` on both sides:
+
+# %% tags=["hide-input"]
+plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[4:]).figure
+
+# %% [markdown] slideshow={"slide_type": "skip"}
 # **Explore.** Change `I`, `F`, `S`, `B`, `A` and `D` and watch the rows follow; pick the
 # mode whose worked computation is printed under the picture. Try `B = 4`: one of the modes
 # refuses, and says why. (The explorer needs a running Python kernel.)
 
-# %% tags=["hide-input"]
+# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2,
-                               figsize=(8.6, 13.5))
+                               dpi=72)
 explorer
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Without a kernel (in exported slides), the same picture for a few prepared cases: the
-# header's two examples and the classic ceil-mode disagreements of section 6.
+# All six modes for prepared cases: the header's examples, the ceil cases of section 6.
 
 # %% tags=["hide-input"]
 explorer.static_widget()
@@ -121,15 +131,21 @@ explorer.static_widget()
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Pooling Example 1, number for number
 #
-# `output_geometry(...).explain()` writes each computation out in the header's own style.
-# The explicit modes first:
+# `output_geometry(...).explain()` writes each computation out in the header's own style
+# (here on one axis, where the header writes `{6, 6}` for two; and without its notes):
 
 # %%
-ex1 = dict(input_size=(6, 6), window=3, stride=2, pre_padding=3, post_padding=2)
-print(output_geometry(**ex1, padding_mode="EXPLICIT_ROUND_DOWN").explain())
+ex1 = dict(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2)
+round_down = output_geometry(**ex1, padding_mode="EXPLICIT_ROUND_DOWN")
+print(round_down.explain().split("Notes:")[0])
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# `EXPLICIT_ROUND_UP` gives the same result here. Its notes say why, and what is odd about
+# the first window:
 
 # %%
-print(output_geometry(**ex1, padding_mode="EXPLICIT_ROUND_UP").explain())
+round_up = output_geometry(**ex1, padding_mode="EXPLICIT_ROUND_UP")
+print("Notes:" + round_up.explain().split("Notes:")[1])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** The same example with `SAME_LOWER`: `O = ceil(6 / 2)`, total padding
@@ -140,8 +156,11 @@ same_lower = output_geometry(**ex1, padding_mode="SAME_LOWER")
 SelfCheck("Example 1 with SAME_LOWER: prePadding B along one axis?", same_lower.pre_padding[0],
           explanation=same_lower.explain(), hint="SAME_LOWER: A = floor(P / 2), B = P - A")
 
-# %%
-print(output_geometry(**ex1, padding_mode="SAME_UPPER").explain())
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# And `SAME_UPPER`, which puts the odd pad at the end:
+
+# %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
+print(output_geometry(**ex1, padding_mode="SAME_UPPER").explain().split("Notes:")[0])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### On a tensor
@@ -190,8 +209,12 @@ caffe_up = output_geometry(**ex2, padding_mode="CAFFE_ROUND_UP")
 SelfCheck("Example 2, CAFFE_ROUND_UP: DIFF (0 or 1) along one axis?", caffe_up.diff[0],
           explanation=caffe_up.explain(), hint="compare (6 - 1) * 2 with I + B = 9")
 
-# %%
-print(output_geometry(**ex2, padding_mode="CAFFE_ROUND_DOWN").explain())
+# %% [markdown]
+# `CAFFE_ROUND_DOWN` on Example 2, computed:
+
+# %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
+caffe_down = output_geometry(**ex2, padding_mode="CAFFE_ROUND_DOWN")
+print(caffe_down.explain().split("Notes:")[0])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Without the correction, `EXPLICIT_ROUND_UP` keeps all 6 windows; the last one starts at
@@ -212,21 +235,22 @@ print(frameworks.tensorrt_pooling(x1, 3, 2, 3, 3, padding_mode="EXPLICIT_ROUND_U
 # `O = 5`. What the conditions really describe: the first window lies entirely in padding,
 # or the correction can fire (Restriction 1); a window could still start in the end padding
 # after the correction (Restriction 2). pooltutor applies the computation, warns with a
-# `PaddingModeWarning` and lists the conditions in `explain()` (scroll down in the output of
-# `CAFFE_ROUND_DOWN` above). The CAFFE modes no longer exist in TensorRT 10.
+# `PaddingModeWarning` and lists the conditions in the notes of `explain()` (try
+# `print(caffe_down.explain())`). The CAFFE modes no longer exist in TensorRT 10.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Convolution and deconvolution
 #
 # The header gives the same kind of formulas for convolution, with the dilated filter `DK`
 # in place of `F`. A 3-tap filter with dilation 2 spans 5 cells; `SAME_UPPER` pads it so
-# that $O = \lceil I/S \rceil$:
+# that $O = \lceil I/S \rceil$ (`print(conv_same.explain())` shows every step):
 
 # %%
 conv_same = output_geometry(7, 3, 2, dilation=2, padding_mode="SAME_UPPER", layer="convolution")
-print(conv_same.explain())
+print("DK =", conv_same.DK, " B =", conv_same.pre_padding, " A =", conv_same.post_padding,
+      " O =", conv_same.output_size)
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # For convolution the CAFFE modes have **no** correction: `CAFFE_ROUND_UP` is just
 # `ceil((I + 2B - DK) / S) + 1`. Pooling Example 2's numbers give a different size for a
 # convolution than for a pooling:
@@ -241,10 +265,10 @@ print("convolution:", conv.output_size, "  pooling:", pool.output_size)
 # over `S` output cells, and padding *crops* the output. Its explicit formula is
 # `O = (I - 1) * S + DK - (B + A)`:
 
-# %%
+# %% tags=["hide-input"]
 print(output_geometry(4, 3, 2, pre_padding=1, post_padding=1, layer="deconvolution").explain())
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** With `SAME_UPPER` the header says `O = min(I * S, (I - 1) * S + DK)`.
 # What is the output length of a deconvolution with `I = 4`, `F = 3`, `S = 2`?
 
@@ -268,9 +292,6 @@ SelfCheck("Deconvolution, SAME_UPPER, I=4, F=3, S=2: output length?", deconv.out
 # padded region are ignored". Test vector TV03: $1, \dots, 5$, window 2, stride 2,
 # padding 1.
 
-# %%
-plot_padding_modes(5, 2, 2, 1, 1, modes=("floor", "ceil", "ceil_torch")).figure
-
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** An ONNX model exported from PyTorch has `MaxPool` with `ceil_mode=1`. On
 # TV03, PyTorch and ONNX Runtime give 3 outputs. How many does OpenVINO's
@@ -283,18 +304,29 @@ SelfCheck("TV03 ([1..5], K=2, S=2, padding 1): output length of OpenVINO roundin
           tv03.row("openvino_max_pool/ceil").shape[0], explanation=str(tv03),
           hint="the raw ceil keeps a window that starts in the end padding")
 
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The three rules on TV03: the raw ceil keeps a fourth window that starts in the end padding.
+
+# %% tags=["hide-input"]
+plot_padding_modes(5, 2, 2, 1, 1, modes=("floor", "ceil", "ceil_torch")).figure
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# TV03 in six runtimes:
+
 # %%
 print(tv03)
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "fragment"}
 # The same model, six runtimes. OpenVINO's extra window holds only padding, so it reports
-# the lowest float32 number; TensorRT reports −∞. In 2-D (TV02, the 3 × 3 grid 1..9) a
-# whole extra row and column appear:
+# the lowest float32 number; TensorRT reports −∞.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# In 2-D (TV02, the 3 × 3 grid 1..9) a whole extra row and column appear:
 
 # %%
 print(compare_ceil_modes(np.arange(1.0, 10.0, dtype=np.float32).reshape(1, 1, 3, 3), 2, 2, 1))
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # This is why one network can have different shapes in different runtimes.
 # onnx-tensorrt builds ONNX `ceil_mode=1` as `kEXPLICIT_ROUND_UP` (and torch2trt does the
 # same for `ceil_mode=True`), so by the header's formula TensorRT differs from PyTorch
