@@ -9,11 +9,10 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # # 03 · One maximum, many numbers
 #
-# **Index flattening across frameworks** (about 35 minutes)
+# **Index flattening across frameworks** (about 35 minutes; you need notebook 01)
 #
-# A max pool can tell you *where* each maximum came from: its **index**. The position of
-# a value in a tensor shaped `(N, C, H, W)` has four coordinates, but every framework
-# reports it as one whole number, and they do not agree on how to count.
+# A max pool can tell you *where* each maximum came from: its **index**, one whole number
+# for the four coordinates `(n, c, h, w)`. Frameworks do not agree on how to count.
 #
 # **Learning goals.** After this notebook you can
 #
@@ -24,8 +23,6 @@
 #    only padding returns, framework by framework (TV15–TV21);
 # 3. put pooled values back with MaxUnpool, and recognise what the wrong index layout
 #    does to them.
-#
-# You need notebook 01 (windows, padding, and the rule "the first maximum wins").
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
@@ -43,18 +40,17 @@ from pooltutor.viz.unpool import plot_unpool
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Where did the maximum come from?
 #
-# Test vector **TV22** is a batch of two pictures ($N = 2$), each with two channels
-# ($C = 2$), each channel a $2 \times 3$ grid. A $2 \times 2$ window with stride 1 fits
-# twice into every $(n, c)$ *plane*, so there are $2 \cdot 2 \cdot 2 = 8$ outputs.
+# **TV22**: a batch of two pictures ($N = 2$) of two channels ($C = 2$), each a
+# $2 \times 3$ grid. A $2 \times 2$ window, stride 1, fits twice into every $(n, c)$
+# *plane*: $2 \cdot 2 \cdot 2 = 8$ outputs.
 
 # %%
 x = TV22_INPUT
 r = max_pool(x, kernel=2, stride=1, return_indices=True)
 print("planes:\n", x)
-print("pooled values:", r.output.ravel())
-print("indices:      ", r.indices.ravel())
+print("pooled values:", r.output.ravel(), "  indices:", r.indices.ravel())
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The engine's default is to count inside each plane, row by row: position $(h, w)$ of a
 # plane with $W$ columns is $h \cdot W + w$. That is what PyTorch does. Take output
 # `(n, c, h, w) = (1, 1, 0, 1)`, the second window of the last plane:
@@ -63,12 +59,12 @@ print("indices:      ", r.indices.ravel())
 print(r.explain(1, 1, 0, 1))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The winner is the 2 at row 0, column 1 of plane `n=1, c=1`. The figure shows that one
-# position numbered five ways: each panel holds the whole batch, every cell carries its
-# number in that layout, and the arrows follow the counting order (dashed where it jumps).
+# The winner is the 2 at row 0, column 1 of plane `n=1, c=1`, numbered per plane
+# (PyTorch) and through the whole tensor (ONNX). Each panel holds the whole batch; the
+# arrows follow the counting order (dashed where it jumps).
 
 # %% tags=["hide-input"]
-plot_index_layouts(r, out_index=(1, 1, 0, 1)).figure
+plot_index_layouts(r, out_index=(1, 1, 0, 1), layouts=("plane", "tensor")).figure
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Five ways to number one position
@@ -83,6 +79,7 @@ plot_index_layouts(r, out_index=(1, 1, 0, 1)).figure
 # | `nhwc` | $(h W + w) C + c$ | TensorFlow, `include_batch_in_index=False` |
 # | `nhwc_batch` | $((n H + h) W + w) C + c$ | TensorFlow, `include_batch_in_index=True` |
 #
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Read each one as "how much does the number grow for one step along each axis". The
 # library can read those steps off the numbering itself (`None`: the count restarts there):
 
@@ -116,7 +113,7 @@ print("ONNX so=0      ", frameworks.onnx_max_pool(x, [2, 2])[1].ravel())
 print("ONNX so=1      ", onnx_so1.ravel())
 print("DirectML       ", frameworks.directml_max_pooling2(x, 1, 2, 0, 0, 1)[1].ravel())
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # OpenVINO's `MaxPool` computes whole-tensor indices and then takes them modulo the size
 # of everything from axis `axis` on: `axis=0` keeps the whole tensor, `axis=1` counts
 # inside each picture, `axis=2` inside each plane, like PyTorch.
@@ -156,21 +153,28 @@ print("TF             ", np.moveaxis(tf_idx, 3, 1).ravel())
 print("TF with batch  ", np.moveaxis(tf_idx_b, 3, 1).ravel())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
+# The two TensorFlow numberings of the whole batch: neighbouring channels get neighbouring
+# numbers.
+
+# %% tags=["hide-input"]
+plot_index_layouts(r, out_index=(1, 1, 0, 0), layouts=("nhwc", "nhwc_batch"), table=False).figure
+
+# %% [markdown] slideshow={"slide_type": "skip"}
 # ### Try it
 #
 # Pick a picture `n`, a channel `c` and an output cell; the explorer shows the winner and
 # its number in every layout (it needs a running Python kernel). Change the kernel, the
 # stride or the padding too.
 
-# %%
+# %% slideshow={"slide_type": "skip"}
 explorer = IndexLayoutExplorer(x, kernel=2, stride=1)
 explorer
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# The same pictures computed in advance for the first four output cells (the plane
-# `n=0`), so that exported slides can still step through them without a kernel:
+# %% [markdown] slideshow={"slide_type": "skip"}
+# The winner of each of the first four output cells (plane `n=0`) in every layout,
+# computed in advance (works without a kernel):
 
-# %%
+# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 explorer.static_widget(max_frames=4)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -283,7 +287,9 @@ SelfCheck("PyTorch max_pool1d(kernel 4) of [1, nan, 2, nan]: the index?", torch1
 # %% tags=["hide-input"]
 x20 = np.array([[[5.0, 7.0]]], dtype=np.float32)
 r20 = max_pool(x20, kernel=2, stride=1, padding=1, dilation=3, return_indices=True)
-plot_pooling(r20, (0,)).figure
+p20 = plot_pooling(r20, (0,))
+p20.figure.set_dpi(80)  # a smaller picture, to fit a slide
+p20.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # There is no maximum to report. OpenVINO's reference kernel starts every window at the
@@ -310,6 +316,7 @@ SelfCheck("OpenVINO MaxPool: the index of TV20's empty window?", ov_i.item(),
 # | OpenVINO reference | −3.4028235e38 | 0, its plane's first element |
 # | TFLite | 0 (webmachinelearning/webnn#935) | – |
 #
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # pooltutor follows the course's contract: −∞ and index −1 (OpenVINO: its own answer). The
 # engine's `empty_value` reproduces the others:
 
@@ -376,9 +383,11 @@ _, colmajor_idx = frameworks.onnx_max_pool(xu, [2, 2], strides=[2, 2], storage_o
 wrong_order = max_unpool(y, colmajor_idx, xu.shape, layout="tensor")  # storage_order=1 read as 0
 panels = {"right": right, "ONNX MaxUnpool,\nPyTorch's indices": wrong_planes,
           "storage_order=1\nread as 0": wrong_order}
-plot_unpool(xu, panels, reference="right")
+fig_unpool = plot_unpool(xu, panels, reference="right")
+fig_unpool.set_dpi(60)  # a smaller picture, to fit a slide
+fig_unpool
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Column-major indices still point inside the right plane, so nothing can notice, but every
 # value lands on the mirror cell across the diagonal of its (square) plane. And ONNX
 # `MaxUnpool` fed PyTorch's indices wrote channel 1's maxima over channel 0.
