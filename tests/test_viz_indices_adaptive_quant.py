@@ -18,7 +18,7 @@ from pooltutor.pooling import max_pool  # noqa: E402
 from pooltutor.quant import relu_max_pool_chain  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
 from pooltutor.viz.adaptive import bin_lanes, fixed_pool_contrast, plot_adaptive_bins  # noqa: E402
-from pooltutor.viz.indices import layout_numbers, plot_index_layouts  # noqa: E402
+from pooltutor.viz.indices import layout_numbers, path_arrows, plot_index_layouts  # noqa: E402
 from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu  # noqa: E402
 
 # TV22: N=2, C=2, H=2, W=3; K=2, S=1 -> 1x2 outputs per plane
@@ -76,11 +76,28 @@ def test_index_layouts_numbers_paths_and_titles():
         written = sorted(int(t.get_text()) for t in texts(ax, "number"))
         assert written == sorted(layout_numbers(TV22.shape, lay).ravel().tolist())
         assert lay in ax.get_title() and str(p.numbers[lay]) in ax.get_title()
-        assert patches(ax, "path"), lay
-    # row-major whole tensor: one arrow per consecutive pair (24 cells -> 23 arrows)
-    assert len(patches(p.layout_axes["tensor"], "path")) == 23
+        arrows = path_arrows(ax)
+        assert arrows, lay
+        # every path line has its arrow head, at the stop cell's side
+        (heads,) = [co for co in ax.collections if co.get_gid() == "path-heads"]
+        (lines,) = [co for co in ax.collections if co.get_gid() == "path"]
+        assert len(lines.get_paths()) == len(heads.get_paths()) == len(arrows)
+        # numbers at the cell centres: each arrow goes from a number to a larger one
+        at = {tuple(np.round(t.get_position(), 6)): int(t.get_text())
+              for t in texts(ax, "number")}
+        assert all(at[tuple(np.round(b, 6))] > at[tuple(np.round(a, 6))]
+                   for a, b, _ in arrows), lay
+    # row-major whole tensor: one arrow per consecutive pair (24 cells -> 23 arrows),
+    # from each number to the next
+    tensor = p.layout_axes["tensor"]
+    at = {tuple(np.round(t.get_position(), 6)): int(t.get_text()) for t in texts(tensor, "number")}
+    steps = [(at[tuple(np.round(a, 6))], at[tuple(np.round(b, 6))])
+             for a, b, _ in path_arrows(tensor)]
+    assert steps == [(k, k + 1) for k in range(23)]
+    # solid between neighbours (within a row: 2 per row of 3, 8 rows), dashed jumps else
+    assert sum(adj for _, _, adj in path_arrows(tensor)) == 16
     # plane numbering restarts in each of the 4 planes: 4 * 5 arrows
-    assert len(patches(p.layout_axes["plane"], "path")) == 20
+    assert len(path_arrows(p.layout_axes["plane"])) == 20
     assert "c +1" in p.layout_axes["nhwc"].get_xlabel()           # channel-interleaved
     assert "n: restarts" in p.layout_axes["nhwc"].get_xlabel()
     assert "h +1" in p.layout_axes["tensor_colmajor"].get_xlabel()  # column-major
@@ -98,9 +115,11 @@ def test_index_layouts_numbers_paths_and_titles():
 def test_index_layouts_padding_is_hatched_and_labelled_with_the_rule():
     x = -np.arange(9.0).reshape(1, 1, 3, 3)
     p = plot_index_layouts(x, 2, 2, padding=1, pad_taps="neg_inf", out_index=(0, 0))
-    pads = patches(p.input_ax, "padding")
-    assert len(pads) == 5 * 5 - 9
-    assert all(pp.get_hatch() == style.PAD_HATCH for pp in pads)
+    (pads,) = [co for co in p.input_ax.collections if co.get_gid() == "padding"]
+    assert len(pads.pooltutor_cells) == 5 * 5 - 9
+    assert {(i, j) for i in range(-1, 4) for j in range(-1, 4)} - set(pads.pooltutor_cells) == {
+        (i, j) for i in range(3) for j in range(3)}
+    assert pads.get_hatch() == style.PAD_HATCH
     assert {t.get_text() for t in texts(p.input_ax, "padding-text")} == {"-inf"}
     assert p.numbers["plane"] == 0 and p.position == (0, 0, 0, 0)
     skip = plot_index_layouts(x, 2, 2, padding=1, out_index=(1, 1))
@@ -115,7 +134,8 @@ def test_index_layouts_empty_window_has_no_winner():
     assert p.position is None and set(p.numbers.values()) == {-1}
     for ax in (p.input_ax, *p.layout_axes.values()):
         assert patches(ax, "winner") == []
-    assert len(patches(p.input_ax, "outside")) == 1
+    (outside,) = [co for co in p.input_ax.collections if co.get_gid() == "outside"]
+    assert outside.pooltutor_cells == ((0, 6),)
     assert "no input element" in p.figure._suptitle.get_text()
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "keep_axes",
     "prepare_figure",
     "layout_numbers",
+    "path_arrows",
     "plot_index_layouts",
     "winner_numbers",
 ]
@@ -292,12 +293,9 @@ def _segments(numbers: np.ndarray):
     return [[(n, c)] for n in range(n_count) for c in range(c_count)]
 
 
-def _draw_path(ax, canvas, numbers, color, size):
-    """Arrows through the cell centres in increasing number; jumps dashed and curved."""
-    from matplotlib.patches import FancyArrowPatch
-
+def _path_pairs(canvas, numbers):
+    """``(start, stop)`` cell centres of every flattening step drawn, in order."""
     spatial = canvas.spatial
-    arrows = []
     pairs = []
     for planes in _segments(numbers):
         # a unit is a plane, or a depth slice of a 3-D plane
@@ -323,23 +321,91 @@ def _draw_path(ax, canvas, numbers, color, size):
                 pairs += [(a[2], b[2]) for a, b in zip(own, own[1:], strict=False)]
         else:
             pairs += [(a[2], b[2]) for a, b in zip(cells, cells[1:], strict=False)]
+    return pairs
+
+
+#: Arrow heads in points (matplotlib's ``-|>`` at mutation scale 9 / 7): length, half-width.
+_HEAD = {True: (3.6, 1.8), False: (2.8, 1.4)}
+
+
+def _draw_path(ax, canvas, numbers, color, size, points_per_unit: float = 20.0):
+    """The flattening order: an arrow from each number to the next, straight and solid
+    between neighbouring cells, curved and dashed where the order jumps.
+
+    Drawn as two collections whatever the number of steps (one artist per arrow cost
+    ~1 ms each at every redraw): the lines (one path each, gid ``"path"``; the steps
+    are kept as ``coll.pooltutor_arrows``, ``((x0, y0), (x1, y1), adjacent)`` cell
+    centres in drawing order) and the arrow heads (triangles in points, gid
+    ``"path-heads"``).  ``points_per_unit`` (the size of a cell in points) only sets
+    where a line stops under its head.
+    """
+    from matplotlib.collections import PathCollection
+    from matplotlib.colors import to_rgba
+    from matplotlib.path import Path
+    from matplotlib.transforms import Affine2D
+
+    fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
+    pairs = _path_pairs(canvas, numbers)
+    scale = min(1.0, points_per_unit / 22.0)        # small cells: finer arrows
+    lines, heads, tips, widths, dashes, colors, arrows = [], [], [], [], [], [], []
+    solid, faint = to_rgba(color, 0.9 * scale ** 0.5), to_rgba(color, 0.55 * scale ** 0.5)
     for a, b in pairs:
         adjacent = abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 1.01
-        # shorten in data units (cheaper than FancyArrowPatch's shrink, which splits beziers)
         dx, dy = b[0] - a[0], b[1] - a[1]
-        length = max(np.hypot(dx, dy), 1e-9)
-        cut = 0.27 / length
-        start = (a[0] + dx * cut, a[1] + dy * cut)
-        stop = (b[0] - dx * cut, b[1] - dy * cut)
-        arrow = FancyArrowPatch(
-            start, stop, arrowstyle="-|>", mutation_scale=9 if adjacent else 7,
-            shrinkA=0, shrinkB=0, color=color,
-            linewidth=1.5 if adjacent else 0.9, linestyle="-" if adjacent else (0, (3, 2)),
-            alpha=0.9 if adjacent else 0.55,
-            connectionstyle="arc3" if adjacent else "arc3,rad=0.18", zorder=3, gid="path")
-        ax.add_artist(arrow)
-        arrows.append(arrow)
-    return arrows
+        length = max(float(np.hypot(dx, dy)), 1e-9)
+        cut = 0.27 / length                      # start and stop off the cell centres
+        x0, y0 = a[0] + dx * cut, a[1] + dy * cut
+        x1, y1 = b[0] - dx * cut, b[1] - dy * cut
+        head_len, half = (v * scale for v in _HEAD[adjacent])
+        if adjacent:
+            tx, ty = x1 - x0, y1 - y0            # direction at the tip
+            ctrl = None
+        else:
+            # matplotlib's arc3, rad=0.18, with rows pointing down (as drawn)
+            ctrl = ((x0 + x1) / 2 - 0.18 * (y1 - y0), (y0 + y1) / 2 + 0.18 * (x1 - x0))
+            tx, ty = x1 - ctrl[0], y1 - ctrl[1]
+        norm = max(float(np.hypot(tx, ty)), 1e-9)
+        ux, uy = tx / norm, ty / norm
+        # the line stops under the head (at 70% of its length), so no line end shows past it
+        back = 0.7 * head_len / points_per_unit
+        ex, ey = x1 - ux * back, y1 - uy * back
+        if ctrl is None:
+            lines.append(Path([(x0, y0), (ex, ey)], [Path.MOVETO, Path.LINETO]))
+        else:
+            lines.append(Path([(x0, y0), ctrl, (ex, ey)],
+                              [Path.MOVETO, Path.CURVE3, Path.CURVE3]))
+        # the head in points: display y points up, data rows down
+        px, py = ux, -uy
+        heads.append(Path([(0, 0), (-head_len * px - half * py, -head_len * py + half * px),
+                           (-head_len * px + half * py, -head_len * py - half * px), (0, 0)],
+                          [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]))
+        tips.append((x1, y1))
+        widths.append((1.5 if adjacent else 0.9) * max(scale, 0.5))
+        dashes.append("-" if adjacent else (0, (3, 2)))
+        colors.append(solid if adjacent else faint)
+        arrows.append((tuple(a), tuple(b), adjacent))
+    if not pairs:
+        return None
+    coll = PathCollection(lines, facecolors="none", edgecolors=colors, linewidths=widths,
+                          linestyles=dashes, transform=ax.transData, zorder=3, gid="path")
+    coll.pooltutor_arrows = tuple(arrows)
+    ax.add_collection(coll, autolim=False)
+    head_coll = PathCollection(heads, offsets=np.array(tips, dtype=float),
+                               offset_transform=ax.transData,
+                               transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
+                               facecolors=colors, edgecolors="none", linewidths=0, zorder=3,
+                               gid="path-heads")
+    ax.add_collection(head_coll, autolim=False)
+    return coll
+
+
+def path_arrows(ax) -> tuple:
+    """The flattening steps drawn on a layout panel: ``((x0, y0), (x1, y1), adjacent)`` cell
+    centres (read from its ``"path"`` collection; empty when there is none)."""
+    for coll in ax.collections:
+        if coll.get_gid() == "path":
+            return coll.pooltutor_arrows
+    return ()
 
 
 def axis_steps(numbers: np.ndarray) -> dict[str, int | None]:
@@ -371,23 +437,75 @@ def _steps_text(numbers) -> str:
     return "one step along  " + ",  ".join(parts) if parts else ""
 
 
-def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size):
+def _set_winner_number(coll, k, bold: bool) -> None:
+    """Write number ``k`` of a panel's number collection bold and black (the winner) or
+    plain grey: its glyph outline, colour and :class:`~pooltutor.viz.style.CellText`
+    record change in place."""
+    item = coll.pooltutor_texts[k]
+    item.bold, item.color = bold, ("black" if bold else "#333333")
+    key = coll.pooltutor_keys[k]
+    key = key[:-1] + (bold,)
+    coll.pooltutor_keys[k] = key
+    paths = coll.get_paths()
+    paths[k] = style.TextCollection.glyphs(key)
+    colors = coll.get_facecolor()
+    from matplotlib.colors import to_rgba
+
+    colors[k] = to_rgba(item.color)
+    coll.set_facecolor(colors)
+    coll.stale = True
+
+
+def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size,
+                       cell_pt=20.0):
+    """One layout panel.  What depends on the layout only (cells, numbers, flattening
+    arrows, plane labels) is built once per Axes and kept (``pooltutor_static``) by
+    :func:`prepare_figure`; each call moves the winner's bold number and redraws the
+    window and winner marks."""
     from matplotlib.collections import PatchCollection
     from matplotlib.patches import Rectangle
 
-    n_count, c_count = canvas.shape[:2]
-    cells = []
-    labels = style.TextCollection()        # every number as one collection (fast redraws)
-    for n in range(n_count):
-        for c in range(c_count):
-            for pos in np.ndindex(*canvas.spatial):
-                x, y = canvas.xy(n, c, pos)
-                cells.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
-                is_winner = position is not None and (n, c) + tuple(pos) == position
-                labels.add(x, y, str(int(numbers[(n, c) + pos])), size,
-                           "black" if is_winner else "#333333", gid="number", bold=is_winner)
-    ax.add_collection(PatchCollection(cells, facecolor="#f7f7f7", edgecolor="#b0b0b0",
-                                      linewidth=0.8, zorder=1, gid="cells"), autolim=False)
+    key = (canvas.shape, layout, float(size), round(float(cell_pt), 2))
+    static = getattr(ax, "_pooltutor_static", None)
+    if static is None or static["key"] != key or static["numbers"].axes is not ax:
+        for artist in [a for a in (*ax.collections, *ax.patches)
+                       if getattr(a, "pooltutor_static", False)]:
+            artist.remove()
+        n_count, c_count = canvas.shape[:2]
+        cells, where = [], {}
+        labels = style.TextCollection()        # every number as one collection (fast redraws)
+        for n in range(n_count):
+            for c in range(c_count):
+                for pos in np.ndindex(*canvas.spatial):
+                    x, y = canvas.xy(n, c, pos)
+                    cells.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
+                    where[(n, c) + tuple(pos)] = len(labels)
+                    labels.add(x, y, str(int(numbers[(n, c) + pos])), size, "#333333",
+                               gid="number")
+        grid = PatchCollection(cells, facecolor="#f7f7f7", edgecolor="#b0b0b0", linewidth=0.8,
+                               zorder=1, gid="cells")
+        ax.add_collection(grid, autolim=False)
+        arrows = _draw_path(ax, canvas, numbers, LAYOUT_COLORS.get(layout, "#333333"), size,
+                            points_per_unit=cell_pt)
+        _plane_labels(labels, canvas, size)
+        coll = labels.draw(ax, zorder=4)
+        coll.pooltutor_keys = list(labels._keys)
+        made = [grid, coll] + [a for a in ax.collections if a.get_gid() == "path-heads"]
+        if arrows is not None:
+            made.append(arrows)
+        for artist in made:
+            artist.pooltutor_static = True
+        static = ax._pooltutor_static = {"key": key, "numbers": coll, "where": where,
+                                         "bold": None}
+        _frame_axes(ax, canvas)
+    coll = static["numbers"]
+    k = static["where"].get(tuple(position)) if position is not None else None
+    if static["bold"] != k:
+        if static["bold"] is not None:
+            _set_winner_number(coll, static["bold"], False)
+        if k is not None:
+            _set_winner_number(coll, k, True)
+        static["bold"] = k
     for n, c, pos in window_cells:
         x, y = canvas.xy(n, c, pos)
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor=style.WINDOW_COLOR,
@@ -397,17 +515,18 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR,
                                edgecolor="none", alpha=0.85, zorder=1.5, gid="winner-fill"))
         style.mark_cell(ax, (y, x))
-    _draw_path(ax, canvas, numbers, LAYOUT_COLORS.get(layout, "#333333"), size)
-    _plane_labels(labels, canvas, size)
-    _frame_axes(ax, canvas)
-    labels.draw(ax, zorder=4)
 
 
-def _draw_input_panel(ax, result, out_index, position, size):
-    """The plane (n, c): values, padding (hatched, labelled), the window and the winner."""
-    from matplotlib.patches import Rectangle
+def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
+    """The plane (n, c): values, padding (hatched, labelled), the window and the winner.
 
+    Drawn for speed (:func:`pooltutor.viz.heatmaps._grid`): one image, the padding cells
+    as one hatched collection (gid ``"padding"``), cells past the padded input as one
+    collection (gid ``"outside"``), every text (values, padding labels, row / column
+    indices, axis names) in one text collection, no axis machinery.
+    """
     from .adaptive import mark_winner
+    from .heatmaps import _grid, _index_labels, _tick_range
 
     x = result.input
     n, c = out_index[:2]
@@ -417,23 +536,33 @@ def _draw_input_panel(ax, result, out_index, position, size):
     vmin, vmax = style.shared_limits(x)
     pad_taps = result.rules.get("pad_taps", "skip")
     taps = geom.window(o)
+    labels = style.TextCollection()
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    tick = max(5.0, size - 1.5)
     if plane.ndim == 3:
         # depth slices stacked; padding along depth is not drawn (noted in the title)
-        depth, height, _ = plane.shape
+        depth, height, width = plane.shape
         for d in range(depth):
-            style.draw_grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0))
+            _grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0),
+                  cell_inches=cell_inches, labels=labels)
         cells = [(d * (height + 1) + h, w)
                  for d in taps[0][0] for h in taps[1][0] for w in taps[2][0]
-                 if 0 <= d < depth and 0 <= h < height and 0 <= w < plane.shape[2]]
-        style.outline_cells(ax, cells, label="window")
+                 if 0 <= d < depth and 0 <= h < height and 0 <= w < width]
+        style.outline_cells(ax, cells, label="window", autolim=False)
         if position is not None:
             d, h, w = position[2:]
             mark_winner(ax, (d * (height + 1) + h, w))
-        ax.set_xlim(-0.5, plane.shape[2] - 0.5)
+        ax.set_xlim(-0.5, width - 0.5)
         ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
-        ax.set_yticks([d * (height + 1) + h for d in range(depth) for h in range(height)])
-        ax.set_yticklabels([f"d{d} h{h}" for d in range(depth) for h in range(height)])
-        return
+        for d in range(depth):
+            for h in range(height):
+                labels.add(-0.5, d * (height + 1) + h, f"d{d} h{h}", tick, "#333333",
+                           gid="tick", ha="right-center", dx=-3)
+        _index_labels(ax, labels, [], _tick_range(0, width), size=tick)
+        ax.set_ylim(depth * (height + 1) - 1.5 + (1.6 * tick + 6) / (cell_inches * 72.0), -0.5)
+        labels.draw(ax)
+        return None
     plane2 = plane[None, :] if plane.ndim == 1 else plane
     pads = [(a.pad_begin, a.pad_end) for a in geom.axes]
     if plane.ndim == 1:
@@ -454,46 +583,77 @@ def _draw_input_panel(ax, result, out_index, position, size):
     padding[-r_lo - pads[0][0]:-r_lo + rows + pads[0][1],
             -c_lo - pads[1][0]:-c_lo + cols + pads[1][1]] = True
     padding[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False
-    style.draw_grid(ax, canvas, vmin=vmin, vmax=vmax, offset=(r_lo, c_lo),
-                    mask=padding if padding.any() else None, mask_text=_PAD_TEXT[pad_taps],
-                    annotate=max(canvas.shape) <= style.MAX_ANNOTATED)
     outside = np.isnan(canvas) & ~padding
     outside[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False      # NaN inputs stay inputs
-    for t in list(ax.texts):
-        if t.get_gid() == "value":
-            tx, ty = t.get_position()
-            if outside[int(round(ty)) - r_lo, int(round(tx)) - c_lo]:
-                t.remove()
-    for i, j in zip(*np.nonzero(outside), strict=False):
-        ax.text(c_lo + j, r_lo + i, "outside", ha="center", va="center", fontsize=size - 3.5,
-                color="#777777", rotation=90 if plane.ndim == 1 else 0, gid="outside-text")
-        ax.add_patch(Rectangle((c_lo + j - 0.5, r_lo + i - 0.5), 1, 1,
-                               facecolor=style.OUTSIDE_COLOR, edgecolor="#c8c8c8",
-                               linestyle=":", linewidth=0.8, gid="outside"))
-    style.outline_cells(ax, [(r, cc) for r in tap_rows for cc in tap_cols], label="window",
-                        linewidth=3)
+    written = False
+    # outside cells are drawn as a mask of their own (no value written)
+    _grid(ax, canvas, vmin=vmin, vmax=vmax, offset=(r_lo, c_lo),
+          mask=padding | outside if (padding | outside).any() else None,
+          mask_text=None, annotate=max(canvas.shape) <= style.MAX_ANNOTATED,
+          cell_inches=cell_inches, labels=labels)
+    # the masked cells' collection is rebuilt below: padding and outside apart
+    for coll in [co for co in ax.collections if co.get_gid() == "padding"]:
+        coll.remove()
+    if padding.any():
+        style.cell_squares(ax, [(r_lo + i, c_lo + j) for i, j in zip(*np.nonzero(padding),
+                                                                      strict=True)],
+                           "padding", merged=True, facecolors=style.PAD_COLOR,
+                           hatch=style.PAD_HATCH, edgecolors="#9a9a9a", linewidths=0.5,
+                           zorder=1.5)
+        from .heatmaps import cell_font_sizes
+
+        pad_text = _PAD_TEXT[pad_taps]
+        _, pad_size = cell_font_sizes(cell_inches, 1, len(pad_text))
+        written = 0.62 * pad_size * len(pad_text) <= 0.9 * cell_inches * 72   # fits its cell
+        if written:
+            for i, j in zip(*np.nonzero(padding), strict=True):
+                labels.add(c_lo + j, r_lo + i, pad_text, pad_size, "#555555",
+                           gid="padding-text")
+    if outside.any():
+        out_cells = [(r_lo + i, c_lo + j) for i, j in zip(*np.nonzero(outside), strict=True)]
+        style.cell_squares(ax, out_cells, "outside", facecolors=style.OUTSIDE_COLOR,
+                           edgecolors="#c8c8c8", linestyles=":", linewidths=0.8, zorder=1.5)
+        for i, j in out_cells:
+            labels.add(j, i, "out", max(4.5, min(size - 3.5, 0.3 * cell_inches * 72)),
+                       "#777777", gid="outside-text")
+    for patch in style.outline_cells(ax, [(r, cc) for r in tap_rows for cc in tap_cols],
+                                     label="window", linewidth=3, autolim=False):
+        patch.set_clip_on(False)           # an outline on the edge cells is drawn whole
+        patch.set_zorder(3)
     if position is not None:
         spatial = position[2:]
         cell = (0, spatial[0]) if plane.ndim == 1 else spatial
         mark_winner(ax, cell)
-    ax.set_aspect("equal")
-    if plane.ndim == 1:
-        ax.set_yticks([])
-        ax.set_xlabel("w", fontsize=size - 1)
-    else:
-        ax.set_xlabel("w", fontsize=size - 1)
-        ax.set_ylabel("h", fontsize=size - 1, rotation=0, labelpad=8)
-    for t in ax.texts:
-        if t.get_gid() == "value":
-            t.set_fontsize(size)
-        elif t.get_gid() == "padding-text":
-            t.set_fontsize(size - 2)
+    # room inside the Axes for the indices and axis names (texts stay out of the layout)
+    cell_pt = cell_inches * 72.0
+    left = (0.0 if plane.ndim == 1 else (1.9 * tick + 8 + 1.2 * tick) / cell_pt)
+    ax.set_xlim(c_lo - 0.5, c_hi - 0.5)
+    ax.set_ylim(r_hi - 0.5, r_lo - 0.5)
+    _index_labels(ax, labels, [] if plane.ndim == 1 else _tick_range(r_lo, r_hi),
+                  _tick_range(c_lo, c_hi), size=tick)
+    ax.set_xlim(c_lo - 0.5 - left, c_hi - 0.5)
+    ax.set_ylim(r_hi - 0.5 + (3.2 * tick + 8) / cell_pt, r_lo - 0.5)
+    labels.add((c_lo + c_hi - 1) / 2, r_hi - 0.5, "w", tick + 0.5, "#222222", gid="axis-label",
+               ha="title", dy=-(2 * tick + 6))
+    if plane.ndim == 2:
+        labels.add(c_lo - 0.5, (r_lo + r_hi - 1) / 2, "h", tick + 0.5, "#222222",
+                   gid="axis-label", ha="right-center", dx=-(1.9 * tick + 8))
+    labels.draw(ax)
+    # cells too small for the padding rule: the caller puts it in the title
+    return _PAD_TEXT[pad_taps] if padding.any() and not written else None
+
+
+def _max_pad(result) -> int:
+    """The widest padding of any side (0 for adaptive pooling)."""
+    return max((max(getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0))
+                for a in result.geometry.axes), default=0)
 
 
 def _layout(shape, n_layouts):
-    """Figure size, panel grid, panel and table heights for a tensor ``shape``."""
+    """Figure size, panel grid, panel and table heights, and the cell size (inches) for a
+    tensor ``shape``.  Panels go three to a row, two when they are much wider than tall."""
     rows, cols = _Canvas(shape).extent
-    wide = cols > 10
+    wide = cols > 10 and rows < 0.6 * cols
     ncols = min(2 if wide else 3, n_layouts + 1)
     cell_in = min(0.52, (5.6 if wide else 3.9) / (cols + 0.5), 3.4 / (rows + 1.5))
     panel_w = max(3.8, (cols + 0.5) * cell_in)
@@ -501,7 +661,7 @@ def _layout(shape, n_layouts):
     nrows = -(-(n_layouts + 1) // ncols)
     table_h = 0.34 * (n_layouts + 1) + 0.2
     figsize = (max(ncols * panel_w + 0.6, 9.5), nrows * (panel_h + 0.8) + table_h + 0.7)
-    return figsize, (nrows, ncols), panel_h, table_h
+    return figsize, (nrows, ncols), panel_h, table_h, cell_in
 
 
 def index_layouts_figsize(input_shape, n_layouts: int = len(INDEX_LAYOUTS), table: bool = True):
@@ -510,15 +670,17 @@ def index_layouts_figsize(input_shape, n_layouts: int = len(INDEX_LAYOUTS), tabl
     >>> index_layouts_figsize((2, 2, 2, 3)), index_layouts_figsize((2, 2, 2, 3), table=False)
     ((12.0, 11.44), (12.0, 9.2))
     """
-    (w, h), _, _, table_h = _layout(tuple(input_shape), n_layouts)
+    (w, h), _, _, table_h, _ = _layout(tuple(input_shape), n_layouts)
     return round(w, 2), round(h - (0 if table else table_h), 2)
 
 
 def _strip(ax):
-    """Remove what a plot drew on ``ax`` (artists, titles, legend), keeping the Axes."""
+    """Remove what a plot drew on ``ax`` (artists, titles, legend), keeping the Axes and the
+    artists marked ``pooltutor_static`` (content that its plot rebuilds only when it changes)."""
     for artist in (*ax.patches, *ax.texts, *ax.images, *ax.collections, *ax.lines, *ax.tables,
                    *ax.artists):
-        artist.remove()
+        if not getattr(artist, "pooltutor_static", False):
+            artist.remove()
     legend = ax.get_legend()
     if legend is not None:
         legend.remove()
@@ -714,7 +876,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
 
     canvas = _Canvas(shape)
     size = _font(canvas)
-    figsize, (nrows, ncols), panel_h, table_h = _layout(shape, len(layouts))
+    figsize, (nrows, ncols), panel_h, table_h, cell_in = _layout(shape, len(layouts))
     if not isinstance(table, (bool, np.bool_)):
         raise PoolTutorTypeError(f"table={table!r}: need True or False")
     if not table:
@@ -724,6 +886,10 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     shrink = min(1.0, *(float(a) / b for a, b in zip(fig.get_size_inches(), figsize,
                                                        strict=True)))
     size = max(6.0, round(size * shrink, 1))
+    cell_pt = cell_in * shrink * 72.0
+    # the numbers fit their cells (at most 3 digits: 512 elements)
+    digits = len(str(max(int(np.prod(shape)) - 1, 0)))
+    number_size = round(max(4.5, min(size, 0.92 * cell_pt / (0.6 * digits))), 1)
     if kept is None:
         grid = fig.add_gridspec(nrows + bool(table), ncols,
                                 height_ratios=[panel_h + 0.8] * nrows + [table_h] * bool(table))
@@ -733,7 +899,10 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
             kept.append(fig.add_subplot(grid[nrows, :]))
         keep_axes(fig, kept)
     input_ax = kept[0]
-    _draw_input_panel(input_ax, result, out_index, position, size)
+    rows_in, cols_in = canvas.extent
+    input_cell = cell_pt / 72.0 * (max(rows_in, cols_in) + 1.0) / (max(shape[2:]) + 2.5
+                                                                     + 2 * _max_pad(result))
+    rule = _draw_input_panel(input_ax, result, out_index, position, size, input_cell)
     op = "adaptive max" if result.op == "adaptive_max" else "max"
     if position is None:
         won = "no input element won: index -1"
@@ -742,6 +911,8 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         where = position[2:]
         names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
         won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
+    if rule is not None:
+        won += f";  padding (hatched): {rule}"
     input_ax.set_title(f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n"
                        f"{won}", fontsize=size)
 
@@ -749,7 +920,8 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     for k, lay in enumerate(layouts, start=1):
         ax = kept[k]
         nums = layout_numbers(shape, lay)
-        _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, size)
+        _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, number_size,
+                           cell_pt)
         ax.set_title(f"{lay!r}: winner \u2192 {numbers[lay]}\n{LAYOUT_USERS_SHORT[lay]}",
                      fontsize=size, color=LAYOUT_COLORS[lay])
         ax.set_xlabel(_steps_text(nums), fontsize=size - 1.5, color="#444444")
