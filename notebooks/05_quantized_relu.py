@@ -9,7 +9,8 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # # 05 · The quantized ReLU → max pool chain
 #
-# **Requantize, ReLU at the zero point, max pool: every stage, in integers** (about 35 minutes)
+# **Requantize, ReLU at the zero point, max pool: every stage, in integers** (about 35 minutes;
+# you need notebook 01)
 #
 # **Learning goals.** After this notebook you can
 #
@@ -21,8 +22,6 @@
 #    zero point (TV32);
 # 4. compare the rounding modes of requantization (TV35, TV36) and of average pooling
 #    (TV38), and say why they matter.
-#
-# You need notebook 01 (windows and padding in a max pool).
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
@@ -48,6 +47,7 @@ from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
 #
 # $$x = (q - z) \cdot s .$$
 #
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # So the real value 0 is stored as the code $z$, not as the code 0. With `uint8` codes
 # (0 to 255), scale 0.5 and zero point 128:
 
@@ -72,12 +72,12 @@ print("real values:", quant.dequantize(codes, scale=0.5, zero_point=128))
 # > element; the other changes the spatial size and needs another completion condition. Our
 # > path requantizes, applies ReLU and then runs a 2×2 max pooling without padding and with
 # > stride two. The floor convention discards an incomplete final row or column.
-# >
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # > For raw quantized output, the real zero is the output zero point $z_y$. A positive scale
 # > preserves the ordering, so ReLU uses $\max(q, z_y)$. Comparing `uint8` codes with a
 # > literal zero when $z_y = 128$ would wrongly preserve negative real values.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# >
 # > **Worked chain.** The accumulators $[-2, 4; 6, -8]$ with multiplier 0.5 and zero point
 # > zero become $[-1, 2; 3, -4]$. ReLU produces $[0, 2; 3, 0]$ and the pooling selects three.
 # > Reducing the spatial resolution and rescaling the numbers are separate concepts. Max
@@ -187,16 +187,13 @@ SelfCheck("TV31: codes [[126, 120], [110, 127]], zero point 128. "
           explanation=wrong31.explain(0, 0), hint="max(q, 0) leaves uint8 codes unchanged")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The top panel shows what each ReLU does to every `uint8` code; the bottom row follows the
-# TV31 block through both ReLUs and the pool.
+# Top: each ReLU on every `uint8` code. Bottom: the TV31 block through both ReLUs and the
+# pool. The wrong ReLU lets 127 win, the real −0.5; the right one gives 128, the real 0.
 
 # %% tags=["hide-input"]
 p31 = plot_zero_point_relu(0.5, 128, "uint8", codes=codes31[0, 0])
+p31.figure.set_dpi(60)  # a smaller picture, to fit a slide
 p31.figure
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# 127 is the real value $-0.5$: a negative number coming out of a ReLU. The right ReLU
-# gives 128, the real 0.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### ONNX `Relu` on integer codes (TV37)
@@ -218,21 +215,21 @@ print("ONNX Relu on the codes: ", quant.relu(int8_codes, zero_point=0))
 # a `QuantizeLinear`, so it sees real values, or a runtime fuses it into the previous
 # layer's clamp, which is $[\max(q_{min}, z), q_{max}]$ (TFLite computes exactly that range).
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "skip"}
 # ### Try it
 #
 # Choose the accumulators, the multiplier, the dtype, the zero point and the pool; the
 # explorer shows the chain (top) and both ReLUs on its codes (bottom). It needs a running
 # Python kernel. Start from the all-negative block and move the zero point.
 
-# %%
+# %% slideshow={"slide_type": "skip"}
 explorer = ZeroPointReluExplorer(preset="all negative (TV31)", zero_point=128, dtype="uint8")
 explorer
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "skip"}
 # The same at two zero points, 0 and 128, computed in advance (works without a kernel):
 
-# %%
+# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 explorer.static_widget(zero_points=[0, 128])
 
 # %% [markdown] slideshow={"slide_type": "slide"}
@@ -247,7 +244,7 @@ explorer.static_widget(zero_points=[0, 128])
 q32 = np.array([[[[120, 126], [110, 100]]]], dtype=np.uint8)
 print("codes:\n", q32[0, 0], "\nreal values:\n", quant.dequantize(q32[0, 0], 0.5, 128))
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Output `(2, 2)` reads rows 1 and 2, columns 1 and 2 of the input (row 2 and
 # column 2 are padding). Which code does the correct quantized max pool put there?
 
@@ -264,7 +261,7 @@ SelfCheck("TV32: output (2, 2) of the quantized max pool (K=2, S=1, padding 1, p
 print("pooled codes:\n", r32.output[0, 0])
 print("real values:\n", quant.dequantize(r32.output[0, 0], 0.5, 128))
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The padding is skipped, as PyTorch's quantized `max_pool2d` does. The lowest code
 # (0 for `uint8`, −128 for `int8`) gives the same result, because it can never beat a real
 # element. A pad holding the zero point, the real 0, wins on the whole border:
@@ -278,8 +275,10 @@ print("pad = zero point (wrong):\n", max_pool(zp_padded, 2, 1).output[0, 0])
 # Output `(2, 0)` sits in the bottom-left corner: its window holds one input cell and three
 # padding cells, so the one input code wins alone. Here it is:
 
-# %%
-plot_pooling(r32, (2, 0)).figure
+# %% tags=["hide-input"]
+p32 = plot_pooling(r32, (2, 0))
+p32.figure.set_dpi(80)  # a smaller picture, to fit a slide
+p32.figure
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Requantization rounds, and not everyone the same way
@@ -291,7 +290,8 @@ plot_pooling(r32, (2, 0)).figure
 # * `half_away`: ties away from zero; `half_up`: ties towards $+\infty$;
 # * `tflite_double`: TFLite's default, two roundings in fixed-point arithmetic;
 # * `tflite_single`: TFLite's single-rounding variant.
-#
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **TV35**: multiplier 0.5, accumulators with exact halves:
 
 # %%
