@@ -1006,6 +1006,8 @@ def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", tie
     check_choice("nan_policy", nan_policy, NAN_POLICIES)
     check_choice("ties", ties, TIES)
     check_choice("index_layout", index_layout, INDEX_LAYOUTS)
+    if not isinstance(return_indices, (bool, np.bool_)):
+        raise PoolTutorTypeError(f"return_indices={return_indices!r}: need True or False")
     fast = _adaptive_max_fast(x, geom, ties, return_indices, index_layout)
     if fast is None:                    # a NaN in a bin, or bins that overlap a lot
         fast = _adaptive_max_general(x, geom, nan_policy, ties, return_indices, index_layout)

@@ -240,8 +240,6 @@ def test_bad_adaptive_arguments(call, error, message, no_work):
     _raises(error, message, call)
 
 
-@pytest.mark.xfail(strict=True, reason="adaptive_max_pool does not check return_indices "
-                   "(max_pool does): a truthy string silently returns indices")
 def test_adaptive_return_indices_is_checked():
     _raises(PoolTutorTypeError, "return_indices='yes': need True or False",
             lambda: adaptive_max_pool(X2, 2, return_indices="yes"))
