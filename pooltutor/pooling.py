@@ -816,8 +816,9 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     taps = list(itertools.product(*(range(k) for k in geom.kernel)))
     total = np.empty(out_shape, dtype=np.float64)
     np.add(source.tap(taps[0]), 0.0, out=total)
-    for tap in taps[1:]:
-        np.add(total, source.tap(tap), out=total)
+    with np.errstate(invalid="ignore"):           # inf + -inf: NaN, the right average
+        for tap in taps[1:]:
+            np.add(total, source.tap(tap), out=total)
     if isinstance(divisor, int):
         count = np.full((1,) * (2 + ndim), divisor, dtype=np.int64)
     else:
@@ -1027,8 +1028,9 @@ def adaptive_avg_pool(x, output_size) -> PoolResult:
     out_shape = x.shape[:2] + geom.output_shape
     xf = x.astype(np.float64, copy=False)
     total = np.zeros(out_shape, dtype=np.float64)
-    for _, values, mask in _adaptive_taps(xf, geom, tables):
-        total += values if mask is None else np.where(mask, values, 0.0)
+    with np.errstate(invalid="ignore"):           # inf + -inf: NaN, the right average
+        for _, values, mask in _adaptive_taps(xf, geom, tables):
+            total += values if mask is None else np.where(mask, values, 0.0)
     count = np.ones((1, 1) + (1,) * geom.ndim, dtype=np.int64)
     for axis, a in enumerate(geom.axes):
         sizes = np.array([b - s for s, b in a.bins])
