@@ -32,7 +32,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_tensor
+from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_memory, check_tensor
 from .indexing import INDEX_LAYOUTS, convert_indices
 from .pooling import max_pool  # noqa: F401  (used by the doctests)
 
@@ -90,6 +90,7 @@ def _check_inputs(y, indices, input_shape):
             f"input_shape={shape!r} does not fit y shaped {y.shape}: need the same N and C "
             f"({y.shape[0]}, {y.shape[1]}) and {y.ndim - 2} spatial axes"
         )
+    check_memory(f"input_shape={shape!r}", shape, y.dtype.itemsize)   # the unpooled output
     return y, idx, shape
 
 

@@ -554,3 +554,28 @@ def test_sweep_relu_explorer():
             else:
                 assert e.error is None and e.state["dtype"] == dtype
     assert invalid == 1
+
+
+def test_relu_explorer_fits_a_slide_and_draws_only_the_wrong_branch_below():
+    e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100, dpi=LOW)
+    w, h = e.figure.get_size_inches()
+    assert w <= 9.5 and h <= 6.2
+    # the right chain is drawn once (above); below: the transfer plot and the wrong ReLU
+    assert set(e.relu_plot.grid_axes) == {"wrong", "pooled_wrong"}
+    wrong = sorted(int(t.get_text()) for t in texts(e.relu_plot.grid_axes["wrong"], "value"))
+    assert wrong == sorted(np.maximum(np.array(e.state["codes"]), 0).ravel().tolist())
+    assert e.relu_plot.grid_axes["pooled_wrong"].get_xlabel().startswith(
+        str(e.state["pooled_wrong"][0][0]))
+    # every code of the chain panels is written, with its row / column indices
+    codes = e.chain_plot.axes["codes"]
+    assert sorted(int(t.get_text()) for t in texts(codes, "value")) == sorted(
+        np.ravel(e.state["codes"]).tolist())
+    assert sorted(t.get_text() for t in texts(codes, "tick")) == sorted(["0", "1", "2", "3"] * 2)
+
+
+def test_zero_point_relu_panels_are_checked():
+    p = plot_zero_point_relu(0.5, 128, codes=[[126, 120], [110, 127]], panels=["pooled_wrong"])
+    assert set(p.grid_axes) == {"pooled_wrong"} and p.pooled_right.tolist() == [[128]]
+    for bad in ((), ("codes", "codes"), ("right", "nope"), "nope"):
+        with pytest.raises(PoolTutorError, match="panels=.*'codes', 'right'"):
+            plot_zero_point_relu(0.5, 128, codes=[[1]], panels=bad)

@@ -508,12 +508,14 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
         static["bold"] = k
     for n, c, pos in window_cells:
         x, y = canvas.xy(n, c, pos)
-        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor=style.WINDOW_COLOR,
-                               linewidth=1.6, linestyle=(0, (2, 1.5)), zorder=2, gid="window"))
+        # add_artist: the limits are set, no data-limit update per patch
+        ax.add_artist(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False,
+                                edgecolor=style.WINDOW_COLOR, linewidth=1.6,
+                                linestyle=(0, (2, 1.5)), zorder=2, gid="window"))
     if position is not None:
         x, y = canvas.xy(position[0], position[1], position[2:])
-        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR,
-                               edgecolor="none", alpha=0.85, zorder=1.5, gid="winner-fill"))
+        ax.add_artist(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR,
+                                edgecolor="none", alpha=0.85, zorder=1.5, gid="winner-fill"))
         style.mark_cell(ax, (y, x))
 
 

@@ -134,8 +134,10 @@ class ZeroPointReluExplorer(Explorer):
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
                       [self.kernel, self.stride, *self.cell]],
-            figsize=(9.5, 8.8), dpi=dpi, layout="constrained")
-        self._top, self._bottom = self.figure.subfigures(2, 1, height_ratios=[0.85, 1.55])
+            figsize=(9.5, 6.2), dpi=dpi, layout="constrained")
+        # top: the right chain (codes, ReLU at the zero point, pool); bottom: the transfer
+        # plot and only what differs, the wrong ReLU and its pool
+        self._top, self._bottom = self.figure.subfigures(2, 1, height_ratios=[1.0, 1.08])
         self.watch(self.preset, self.multiplier, self.rounding, self.dtype, self.zero_point,
                    self.scale, self.kernel, self.stride, *self.cell)
         self._sync_bounds()
@@ -194,7 +196,8 @@ class ZeroPointReluExplorer(Explorer):
         self.chain_plot = plot_quant_chain(chain, index, fig=top)
         self.relu_plot = plot_zero_point_relu(scale, zp, dtype, codes=chain.codes,
                                               kernel=self.kernel.value, stride=self.stride.value,
-                                              out_index=index, fig=bottom)
+                                              out_index=index, fig=bottom,
+                                              panels=("wrong", "pooled_wrong"))
         self.chain = chain
         wrong = int(self.relu_plot.pooled_wrong[index])
         right = int(chain.pooled[index])

@@ -273,6 +273,8 @@ class _GlyphRenderer:
 
         if ismath:
             return self._renderer.draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+        if not s.strip():                   # blank (a label that only keeps room): no ink
+            return None
         key = (s, hash(prop))
         path = self._paths.get(key)
         if path is None:
@@ -483,6 +485,12 @@ def outline_cells(ax, cells, *, color=WINDOW_COLOR, linewidth=2.5, linestyle="-"
     """Draw one square outline per ``(row, col)`` in ``cells`` (dilated taps stay separate).
 
     ``autolim=False`` leaves the data limits alone (cheaper, for Axes whose limits are set).
+    The outlines are not clipped to the Axes: a cell on the edge of the drawn grid keeps
+    the outer half of its line (draw only cells inside the limits).
+
+    >>> from matplotlib.figure import Figure
+    >>> [p.get_clip_on() for p in outline_cells(Figure().add_subplot(), [(0, 0)])]
+    [False]
     """
     from matplotlib.patches import Rectangle
 
@@ -491,7 +499,7 @@ def outline_cells(ax, cells, *, color=WINDOW_COLOR, linewidth=2.5, linestyle="-"
         patch = Rectangle((j - 0.5, i - 0.5), 1, 1, fill=fill_alpha > 0, facecolor=color,
                           alpha=None if fill_alpha == 0 else fill_alpha, edgecolor=color,
                           linewidth=linewidth, linestyle=linestyle, gid=gid,
-                          label=label if k == 0 else None)
+                          label=label if k == 0 else None, clip_on=False)
         if fill_alpha:
             patch.set_edgecolor(color)
         if autolim:

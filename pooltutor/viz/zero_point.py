@@ -113,19 +113,44 @@ def _real_text(real: float, scale) -> str:
     return style.format_value(0.0 if v == 0 else v)
 
 
-def _code_grid(ax, codes, reals, vmin, vmax, scale, size=12):
-    """Codes as a heatmap, each cell with its code (big) and its real value (small)."""
-    style.draw_grid(ax, codes, vmin=vmin, vmax=vmax, annotate=False)
+def _room_for_indices(ax):
+    """Blank axis labels, so that the layout keeps room for the row / column indices (drawn
+    in a text collection, which the layout does not see)."""
+    ax.set_xlabel("\u2007", fontsize=9, labelpad=6)
+    ax.set_ylabel("\u2007", fontsize=9, labelpad=4)
+
+
+def _code_grid(ax, codes, reals, vmin, vmax, scale, size=12, *, indices=True):
+    """Codes as a heatmap, each cell with its code (big, gid ``"value"``) and its real value
+    (small, gid ``"real"``); row and column indices (gid ``"tick"``) when ``indices``.
+
+    Drawn for speed: one image and one text collection (no ``Text`` artist per cell, no
+    tick machinery); the texts are read with :func:`~pooltutor.viz.style.texts_of`.
+    """
+    from .heatmaps import _BAD_WHITE_CMAP, _index_labels
+
     codes = np.asarray(codes)
     rows, cols = codes.shape
+    ax.imshow(np.ma.masked_invalid(codes.astype(float)), cmap=_BAD_WHITE_CMAP(), vmin=vmin,
+              vmax=vmax, extent=(-0.5, cols - 0.5, rows - 0.5, -0.5), interpolation="nearest")
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    labels = style.TextCollection()
+    colors = style.cell_text_colors(codes, vmin, vmax)
     for i in range(rows):
         for j in range(cols):
-            color = style.cell_text_color(float(codes[i, j]), vmin, vmax)
-            ax.text(j, i - 0.1, str(int(codes[i, j])), ha="center", va="center", fontsize=size,
-                    color=color, gid="value", fontweight="bold")
-            ax.text(j, i + 0.26, "real " + _real_text(reals[i, j], scale), ha="center",
-                    va="center", fontsize=size - 4, color=color, gid="real")
-    ax.tick_params(length=0, labelsize=9)
+            color = str(colors[i, j])
+            labels.add(j, i - 0.1, str(int(codes[i, j])), size, color, gid="value", bold=True)
+            labels.add(j, i + 0.26, "real " + _real_text(reals[i, j], scale), size - 4, color,
+                       gid="real")
+    if indices:
+        _index_labels(ax, labels, range(rows), range(cols), size=9)
+        _room_for_indices(ax)
+    labels.draw(ax)
 
 
 def _window_and_winner(ax, result, index, *, color=style.WINDOW_COLOR):
@@ -179,8 +204,12 @@ def _check_block(codes, dtype, qmin, qmax):
     return arr
 
 
+#: The code panels of :func:`plot_zero_point_relu`, in drawing order.
+RELU_PANELS = ("codes", "right", "pooled_right", "wrong", "pooled_wrong")
+
+
 def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel=2, stride=None,
-                         out_index=(0, 0), fig=None) -> ZeroPointReluPlot:
+                         out_index=(0, 0), fig=None, panels=RELU_PANELS) -> ZeroPointReluPlot:
     """Draw ReLU at the zero point against ReLU at the literal code 0.
 
     Parameters
@@ -199,6 +228,11 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
         The pooled cell whose window and winner are marked.
     fig : matplotlib.figure.Figure, optional
         Drawn on (after ``fig.clear()``); a new Figure by default.
+    panels : sequence of str
+        Which code panels to draw with ``codes`` (a subset of :data:`RELU_PANELS`, drawn
+        in that order right of the transfer plot when fewer than all five: an
+        explorer that shows the right ReLU's chain already draws only ``("wrong",
+        "pooled_wrong")``).  Every array of the result is computed either way.
 
     Returns
     -------
@@ -242,18 +276,32 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     right_floor = max(qmin, zp)
     wrong_floor = max(qmin, 0)
 
+    if isinstance(panels, str):
+        panels = (panels,)
+    panels = tuple(panels)
+    if not panels or any(name not in RELU_PANELS for name in panels) or len(set(panels)) != len(
+            panels):
+        raise PoolTutorError(f"panels={panels!r} is not allowed: need distinct names among "
+                             f"{', '.join(repr(v) for v in RELU_PANELS)}")
+    panels = tuple(name for name in RELU_PANELS if name in panels)
+    full = len(panels) == len(RELU_PANELS)
     figsize = (12.5, 8.4) if block is not None else (9.5, 5.2)
-    fig, kept = prepare_figure(fig, ("zero_point_relu", block is None), figsize)
+    fig, kept = prepare_figure(fig, ("zero_point_relu", block is None, panels), figsize)
     if kept is None:
-        if block is not None:
+        if block is not None and full:
             grid = fig.add_gridspec(2, 5, height_ratios=[1.25, 1.0])
             kept = [fig.add_subplot(grid[0, :])] + [fig.add_subplot(grid[1, k]) for k in range(5)]
+        elif block is not None:             # the transfer plot, then the panels in a row
+            grid = fig.add_gridspec(1, 1 + len(panels), width_ratios=[2.6] + [1] * len(panels))
+            kept = [fig.add_subplot(grid[0, k]) for k in range(1 + len(panels))]
         else:
             kept = [fig.add_subplot()]
         keep_axes(fig, kept)
     line_ax = kept[0]
 
     # ---- the transfer plot: input code -> real value after ReLU
+    # (smaller text beside a row of panels, when not every panel is drawn)
+    fs = (lambda v: v) if full or block is None else (lambda v: round(v * 0.78, 1))   # noqa: E731
     q = np.arange(qmin, qmax + 1, dtype=np.int64).astype(dtype)
     real_in = quant.dequantize(q, scale, zp, dtype)
     real_right = quant.dequantize(quant.relu(q, zp, dtype), scale, zp, dtype)
@@ -281,7 +329,7 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
         other = 0 if code == zp else zp
         left = code - qmin > 0.2 * span and other > code
         line_ax.text(code, y, f"{text} " if left else f" {text}", transform=top,
-                     ha="right" if left else "left", va="top", fontsize=10.5, color=color,
+                     ha="right" if left else "left", va="top", fontsize=fs(10.5), color=color,
                      gid=gid, bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1))
 
     label(zp, 0.97, f"code zp = {zp}\n(real 0)", style.RIGHT_COLOR, "zero-point-label")
@@ -296,8 +344,8 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
                      color="black", markersize=5, zorder=6, label="the block's codes (input)",
                      gid="block-codes")
     line_ax.set_xlim(qmin - 0.02 * (qmax - qmin), qmax + 0.02 * (qmax - qmin))
-    line_ax.set_xlabel(f"input code q ({dtype}, {qmin} .. {qmax})", fontsize=11)
-    line_ax.set_ylabel("real value after ReLU", fontsize=11)
+    line_ax.set_xlabel(f"input code q ({dtype}, {qmin} .. {qmax})", fontsize=fs(11))
+    line_ax.set_ylabel("real value after ReLU", fontsize=fs(11))
     functions = (lambda c: (c - zp) * scale, lambda r: r / scale + zp)
     secondary = [a for a in line_ax.child_axes if a.get_gid() == "real-axis"]
     if secondary:                                   # a kept Axes: update its functions
@@ -306,11 +354,11 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     else:
         sec = line_ax.secondary_xaxis("top", functions=functions)
         sec.set_gid("real-axis")
-    sec.set_xlabel("real value of the input code, (q \u2212 zp)\u00b7s", fontsize=10.5)
-    sec.tick_params(labelsize=9.5)
-    line_ax.tick_params(labelsize=9.5)
+    sec.set_xlabel("real value of the input code, (q \u2212 zp)\u00b7s", fontsize=fs(10.5))
+    sec.tick_params(labelsize=fs(9.5))
+    line_ax.tick_params(labelsize=fs(9.5))
     line_ax.grid(alpha=0.25)
-    line_ax.legend(loc="best", fontsize=10, framealpha=0.95)
+    line_ax.legend(loc="best", fontsize=fs(10), framealpha=0.95)
     if zp == wrong_floor:
         verdict = "zero point = the literal 0: both clamps agree"
     elif zp > 0:
@@ -320,7 +368,7 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
         verdict = (f"max(q, 0) raises codes {zp}..-1 to 0: their real values become "
                    f"{_real_text(-zp * scale, scale)}")
     line_ax.set_title(f"ReLU on {dtype} codes: scale={scale:g}, zero_point={zp}\n{verdict}",
-                      fontsize=12)
+                      fontsize=fs(12))
 
     grid_axes = {}
     right = wrong = pooled_right = pooled_wrong = None
@@ -346,31 +394,40 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
         g = res_right.geometry
         pool_text = (f"max pool k={g.kernel[0] if g.kernel[0] == g.kernel[1] else g.kernel} "
                      f"s={g.stride[0] if g.stride[0] == g.stride[1] else g.stride}")
-        panels = [
+        drawn = [
             ("codes", block, "input codes"),
             ("right", right, f"right ReLU\nmax(q, {right_floor})"),
             ("pooled_right", pooled_right, f"{pool_text}\nof the right ReLU"),
             ("wrong", wrong, f"wrong ReLU\nmax(q, {wrong_floor})"),
             ("pooled_wrong", pooled_wrong, f"{pool_text}\nof the wrong ReLU"),
         ]
-        for k, (name, arr, title) in enumerate(panels):
+        drawn = [entry for entry in drawn if entry[0] in panels]
+        for k, (name, arr, title) in enumerate(drawn):
             ax = kept[1 + k]
-            _code_grid(ax, arr, real(arr), vmin, vmax, scale)
+            _code_grid(ax, arr, real(arr), vmin, vmax, scale, indices=False)
             color = (style.RIGHT_COLOR if "right" in name else
                      style.WRONG_COLOR if "wrong" in name else "black")
             ax.set_title(title, fontsize=11, color=color)
             ax.set_xticks([])               # cell positions do not matter here (and tick
             ax.set_yticks([])               # labels are a large part of every redraw)
             grid_axes[name] = ax
-        _window_and_winner(grid_axes["right"], res_right, index)
-        _window_and_winner(grid_axes["wrong"], res_wrong, index)
+        if "right" in grid_axes:
+            _window_and_winner(grid_axes["right"], res_right, index)
+        if "wrong" in grid_axes:
+            _window_and_winner(grid_axes["wrong"], res_wrong, index)
         per_axis = res_right.geometry.window(index)
-        style.outline_cells(grid_axes["codes"],
-                            [(r, c) for r in per_axis[0][0] for c in per_axis[1][0]], linewidth=3)
+        if "codes" in grid_axes:
+            style.outline_cells(grid_axes["codes"],
+                                [(r, c) for r in per_axis[0][0] for c in per_axis[1][0]],
+                                linewidth=3)
         for name in ("pooled_right", "pooled_wrong"):
-            style.mark_cell(grid_axes[name], index, color=style.HIGHLIGHT_COLOR, gid="highlight")
+            if name in grid_axes:
+                style.mark_cell(grid_axes[name], index, color=style.HIGHLIGHT_COLOR,
+                                gid="highlight")
         r, w = int(pooled_right[index]), int(pooled_wrong[index])
         for name, code in (("pooled_right", r), ("pooled_wrong", w)):
+            if name not in grid_axes:
+                continue
             value = float(real(np.array([code], dtype=dtype))[0])
             if value < 0:
                 text, color = f"{code}: real {_real_text(value, scale)} < 0 !", \
@@ -464,12 +521,23 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     axes = {}
 
     ax = kept[0]
-    style.draw_grid(ax, acc, annotate=False)
+    from .heatmaps import _grid, _index_labels
+
     a_lo, a_hi = style.shared_limits(acc)
+    labels = style.TextCollection()
+    _grid(ax, acc, vmin=a_lo, vmax=a_hi, annotate=False)
+    colors = style.cell_text_colors(acc, a_lo, a_hi)
     for (r, cc), v in np.ndenumerate(acc):
-        ax.text(cc, r, str(int(v)), ha="center", va="center", fontsize=size, gid="value",
-                color=style.cell_text_color(float(v), a_lo, a_hi))
-    ax.tick_params(length=0, labelsize=9)
+        labels.add(cc, r, str(int(v)), size, str(colors[r, cc]), gid="value")
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    _index_labels(ax, labels, range(rows), range(cols), size=9)
+    _room_for_indices(ax)
+    labels.draw(ax)
     ax.set_title("1. accumulators (int32)", fontsize=11.5)
     axes["accumulators"] = ax
 
@@ -483,7 +551,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     for k, (name, arr) in enumerate((("codes", codes), ("activated", act)), start=1):
         ax = kept[k]
         _code_grid(ax, arr, real(arr), vmin, vmax, chain.scale, size=size)
-        ax.set_title(titles[name], fontsize=11.5)
+        ax.set_title(titles[name], fontsize=10.5)
         axes[name] = ax
     raised = np.argwhere(codes < chain.relu_floor)
     from matplotlib.patches import Rectangle
