@@ -10,7 +10,7 @@
 # # 04 · Adaptive pooling
 #
 # **OpenVINO `AdaptiveMaxPool-8`: bins that overlap, indices per plane, and exporting it as
-# a fixed pool** (about 30 minutes)
+# a fixed pool** (about 30 minutes; you need notebooks 01 and 03)
 #
 # *Adaptive* pooling turns ordinary pooling around: you choose the output size, and every
 # output cell gets its own window, a **bin**, so that the bins cover the whole input.
@@ -24,8 +24,6 @@
 # 3. decide when exporting adaptive pooling as an ordinary pooling is exact (test vectors
 #    TV24–TV27);
 # 4. spot the three small errors in the seed's header and example.
-#
-# You need notebook 01 (windows) and, for the indices, notebook 03.
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
@@ -49,7 +47,8 @@ from pooltutor.viz.selfcheck import SelfCheck
 # > **Versioned name:** *AdaptiveAvgPool-8* · **Category:** *Pooling*
 # >
 # > **Short description:** applies max pooling with an adaptive kernel size over the input.
-# >
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # > **Detailed description:** this operation computes the output from the first input and
 # > the `output_size` given by the second input. For an NCDHW input the kernel dimensions
 # > are calculated with the following formulae:
@@ -96,8 +95,10 @@ print(adaptive_geometry(x24.shape, 3).describe())
 # \lceil 10/3 \rceil) = [1, 4)$, share position 1 with bin 0 and position 3 with bin 2.
 # Position 1 is read twice, position 3 too:
 
-# %%
-plot_adaptive_bins(x24, 3, out_index=1).figure
+# %% tags=["hide-input"]
+p24 = plot_adaptive_bins(x24, 3, out_index=1)
+p24.figure.set_dpi(85)  # a smaller picture, to fit a slide
+p24.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Seven inputs into four outputs (TV25). Which positions does bin 2 cover?
@@ -116,7 +117,7 @@ SelfCheck("Bin 2 of adaptive pooling 7 -> 4: (start, end)?", adaptive_bins(7, 4)
 print(adaptive_geometry((10,), 3).describe())
 print(adaptive_geometry((32,), 16).describe())
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "skip"}
 # ### Try it
 #
 # Change the input size and the output size, and watch the bins (this needs a running
@@ -124,15 +125,15 @@ print(adaptive_geometry((32,), 16).describe())
 # "export workaround" of section 4. With more outputs than inputs ($O > I$), bins repeat
 # input cells.
 
-# %%
+# %% slideshow={"slide_type": "skip"}
 explorer = AdaptiveBinsExplorer(input_size=7, output_size=4)
 explorer
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "skip"}
 # The same explorer at 7 → 4, one frame per output cell, computed in advance so that it
 # works without a kernel too:
 
-# %%
+# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 explorer.static_widget()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -143,7 +144,9 @@ explorer.static_widget()
 
 # %% tags=["hide-input"]
 c0 = np.arange(25.0).reshape(5, 5)
-plot_adaptive_bins(c0, 3, out_index=(1, 1)).figure
+p28 = plot_adaptive_bins(c0, 3, out_index=(1, 1))
+p28.figure.set_dpi(70)  # a smaller picture, to fit a slide
+p28.figure
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # The darker cells lie in two or four bins. Every bin's maximum is its bottom-right cell,
@@ -208,12 +211,12 @@ SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5).
 # bins?
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# **TV25**, seven values to four, averaged. The solid bars are the bins, the dashed bars the
-# workaround's windows:
+# **TV25**, 7 values to 4, averaged. Solid bars: the bins; dashed: the workaround's windows.
 
 # %% tags=["hide-input"]
 x25 = np.array([3.0, 1, 4, 1, 5, 9, 2])
 p25 = plot_adaptive_bins(x25, 4, out_index=1, op="avg", show_fixed=True)
+p25.figure.set_dpi(50)  # a smaller picture, to fit a slide
 p25.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -242,6 +245,7 @@ SelfCheck("Workaround kernel and stride for adaptive pooling 10 -> 3?", fix26.ke
 # %% tags=["hide-input"]
 x26 = pi_digits(10)
 p26 = plot_adaptive_bins(x26, 3, out_index=1, op="avg", show_fixed=True)
+p26.figure.set_dpi(55)  # a smaller picture, to fit a slide
 p26.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
