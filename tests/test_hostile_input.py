@@ -31,6 +31,7 @@ from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.indexing import convert_indices
 from pooltutor.padding_modes import output_geometry
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
+from pooltutor.unpool import flat_unpool, max_unpool
 from pooltutor.viz.adaptive import plot_adaptive_bins
 from pooltutor.viz.explorer import frames_widget
 from pooltutor.viz.heatmaps import plot_pool, plot_pooling
@@ -328,6 +329,9 @@ CORPUS = [
          r"index_layout='x' is not allowed: " + LAYOUTS),
     _row("adaptive_max_pool absurd output_size", lambda: adaptive_max_pool(X1, 10**12), VE,
          r"output_size=\(?1000000000000,?\)? " + ABSURD),
+    _row("adaptive_max_pool return_indices str",
+         lambda: adaptive_max_pool(X, 2, return_indices="yes"), TE,
+         r"return_indices='yes': need True or False"),
     _row("adaptive_avg_pool zero output entry", lambda: adaptive_avg_pool(X, (2, 0)), VE,
          r"output_size=\[2, 0\] is not allowed: every entry must be an int >= 1"),
     _row("PoolResult.explain outside the output", lambda: RESULT.explain(5, 5), VE,
@@ -420,6 +424,35 @@ CORPUS = [
     _row("convert_indices shape mismatch",
          lambda: convert_indices(IDX, (2, 1, 4, 4), "plane", "tensor"), VE,
          r"indices has shape \(1, 1, 2, 2\): need \(N, C, \*out_spatial\) = \(2, 1, \.\.\.\)"),
+    # ------------------------------------------------------------------ unpool
+    _row("max_unpool layout unknown", lambda: max_unpool(RESULT.output, RESULT.indices, X.shape,
+                                                         "x"), VE,
+         r"layout='x' is not allowed: " + LAYOUTS),
+    _row("max_unpool float indices",
+         lambda: max_unpool(RESULT.output, RESULT.indices.astype(float), X.shape), TE,
+         r"indices has dtype float64: need an integer array \(the indices of a max pool\)"),
+    _row("max_unpool indices of another shape",
+         lambda: max_unpool(RESULT.output, IDX[..., :1], X.shape), VE,
+         r"indices has shape \(1, 1, 2, 1\): need the shape of y, \(1, 1, 2, 2\)"),
+    _row("max_unpool index outside its plane",
+         lambda: max_unpool(RESULT.output, RESULT.indices + 16, X.shape), VE,
+         r"indices\[0, 0, 0, 0\]=21 does not point into its own \(n, c\) plane"),
+    _row("max_unpool input_shape rank 2", lambda: max_unpool(RESULT.output, RESULT.indices,
+                                                             (4, 4)), VE,
+         r"input_shape=\(4, 4\) has 2 entries: need \(N, C, \*spatial\) with 1 to 3 spatial "
+         r"axes"),
+    _row("max_unpool input_shape str", lambda: max_unpool(RESULT.output, RESULT.indices, "1144"),
+         TE, r"input_shape='1144' has type str: need the \(N, C, \*spatial\) shape"),
+    _row("max_unpool absurd input_shape",
+         lambda: max_unpool(np.zeros((1, 1, 1)), np.zeros((1, 1, 1), np.int64), (1, 1, 10**12)),
+         VE, r"input_shape=\(1, 1, 1000000000000\) " + ABSURD),
+    _row("flat_unpool index past the tensor",
+         lambda: flat_unpool(RESULT.output, IDX + 16, X.shape), VE,
+         r"indices\[0, 0, 0, 0\]=16 is outside the whole tensor shaped \(1, 1, 4, 4\): need -1 "
+         r"or a position in \[0, 16\)"),
+    _row("flat_unpool absurd input_shape",
+         lambda: flat_unpool(np.zeros((1, 1, 1)), np.zeros((1, 1, 1), np.int64), (1, 1, 10**12)),
+         VE, r"input_shape=\(1, 1, 1000000000000\) " + ABSURD),
     # ------------------------------------------------------------------ quant
     _row("quantize dtype int32", lambda: quant.quantize([1.0], 1.0, 0, "int32"), VE,
          r"dtype='int32' is not allowed: need one of 'uint8', 'int8', 'uint16', 'int16'"),
@@ -579,7 +612,8 @@ def test_corpus_is_large_and_covers_every_public_function():
                  "adaptive_geometry", "adaptive_bins", "normalize_padding", "effective_window",
                  "output_length", "quantize", "dequantize", "requantize", "relu ", "relu6",
                  "quantized_max_pool", "quantized_avg_pool", "relu_max_pool_chain",
-                 "quantize_multiplier", "plot_pooling", "plot_pool ", "plot_padding_modes",
+                 "quantize_multiplier", "max_unpool", "flat_unpool", "plot_pooling", "plot_pool ",
+                 "plot_padding_modes",
                  "plot_index_layouts", "plot_adaptive_bins", "plot_zero_point_relu",
                  "plot_quant_chain", "WindowStepper", "PaddingModeExplorer", "SelfCheck"):
         assert name in covered + " ", name

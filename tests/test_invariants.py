@@ -182,7 +182,7 @@ def test_inputs_are_never_modified_and_outputs_are_new(case, layout):
     results += list(fw.torch_max_pool(x, k, 1, 0, return_indices=True))
     results += list(fw.onnx_max_pool(x, k, storage_order=1))
     results.append(fw.tensorrt_pooling(x, k, 1, pooling_type="MAX_AVERAGE_BLEND",
-                         blend_factor=0.5))
+                                       blend_factor=0.5))
     if ndim == 2:
         results += list(fw.tensorflow_max_pool_with_argmax(np.moveaxis(x, 1, 3), k, 1, "SAME"))
         results += list(fw.directml_max_pooling2(x, 1, k, 0, 0, 1))
