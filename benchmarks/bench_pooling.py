@@ -337,8 +337,9 @@ def peak_memory(case: Case) -> dict[str, float]:
     return {"peak_bytes": peak, "input_plus_outputs_bytes": base, "ratio": peak / base}
 
 
+# "name   median [q1, q3]   (CPU ms)   verdict": the CPU column is optional
 EXPLORER_ROW = re.compile(r"^(?P<name>\S.*?)\s{2,}(?P<median>[\d.]+)\s+\[(?P<q1>[\d.]+), "
-                          r"(?P<q3>[\d.]+)\]\s+(?P<verdict>\w+)\s*$")
+                          r"(?P<q3>[\d.]+)\]\s+(?:(?P<cpu>[\d.]+)\s+)?(?P<verdict>\w+)\s*$")
 
 
 def run_explorer(timeout: float) -> dict[str, Any] | str:
@@ -358,6 +359,7 @@ def run_explorer(timeout: float) -> dict[str, Any] | str:
         if m:
             rows.append({"update": m["name"], "median_ms": float(m["median"]),
                          "q1_ms": float(m["q1"]), "q3_ms": float(m["q3"]),
+                         "cpu_ms": float(m["cpu"]) if m["cpu"] else None,
                          "verdict": m["verdict"]})
     status = "ok" if done.returncode == 0 else \
         f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"
