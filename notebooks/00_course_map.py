@@ -13,14 +13,13 @@
 #
 # Pooling looks like the easiest layer of a neural network: slide a small window over
 # the input and keep the largest value (max pooling) or the mean (average pooling).
-# Yet the same model gives different output shapes, different values and different
-# indices in PyTorch, ONNX, TensorRT, OpenVINO, DirectML and TensorFlow. This course
-# shows you exactly where each window goes and which rule each framework applies, on
-# numbers small enough to check by hand.
+# Yet one model gives different shapes, values and indices in PyTorch, ONNX, TensorRT,
+# OpenVINO, DirectML and TensorFlow. This course shows where each window goes and which
+# rule each framework applies, on numbers small enough to check by hand.
 #
 # **Learning goals.** After this notebook you can
 #
-# 1. find your way through the six notebooks of the course and know what each one teaches;
+# 1. find your way through the six notebooks and say what each one teaches;
 # 2. say what max and average pooling do to a real picture;
 # 3. predict the output shape of a pooling from the input size, the kernel and the stride;
 # 4. explain in one sentence why rounding *down* and rounding *up* give different shapes.
@@ -28,14 +27,18 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## The course map
 #
-# | # | notebook | what you learn | source document | time |
-# |---|---|---|---|---|
-# | 00 | `00_course_map` | this map; pooling a real picture under different rules | – | 20 min |
-# | 01 | `01_window_placement` | where windows go under stride, dilation and padding; stepping through a max pool; DirectML's `MAX_POOLING2` | seed 002, DirectML (Japanese) | 35 min |
-# | 02 | `02_output_size_rounding` | floor and ceil; TensorRT's six padding modes with its Pooling Examples 1 and 2; convolution and deconvolution sizes; why runtimes disagree on the ceil rule | seed 004, TensorRT (English) | 40 min |
-# | 03 | `03_index_flattening` | one argmax, many numbers: PyTorch, ONNX, DirectML, OpenVINO, TensorFlow; ties, NaN and windows of padding only; MaxUnpool | – | 35 min |
-# | 04 | `04_adaptive_pooling` | OpenVINO `AdaptiveMaxPool-8`: overlapping bins, per-plane indices, exporting it as a fixed pool | seed 000, OpenVINO (Japanese) | 30 min |
-# | 05 | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point; padding with the lowest code; rounding modes | seed 003 (Portuguese) | 35 min |
+# | notebook | what you learn | source document | time |
+# |---|---|---|---|
+# | `00_course_map` | this map; pooling a real picture under different rules | – | 20 min |
+# | `01_window_placement` | where windows go under stride, dilation and padding; stepping through a max pool; DirectML's `MAX_POOLING2` | seed 002, DirectML (Japanese) | 35 min |
+# | `02_output_size_rounding` | floor and ceil; TensorRT's six padding modes; convolution sizes; why runtimes disagree on the ceil rule | seed 004, TensorRT (English) | 40 min |
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# | notebook | what you learn | source document | time |
+# |---|---|---|---|
+# | `03_index_flattening` | one argmax, many numbers: PyTorch, ONNX, DirectML, OpenVINO, TensorFlow; ties, NaN, empty windows; MaxUnpool | – | 35 min |
+# | `04_adaptive_pooling` | OpenVINO `AdaptiveMaxPool-8`: overlapping bins, per-plane indices, export as a fixed pool | seed 000, OpenVINO (Japanese) | 30 min |
+# | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point; padding; rounding modes | seed 003 (Portuguese) | 35 min |
 #
 # Work through 01 and 02 first, in that order: everything else builds on them. Take 03
 # before 04, whose indices it explains; 05 needs only 01.
@@ -52,7 +55,7 @@
 #   computation. In exported slides (no Python running) open *Show answer* instead.
 # * **Explorers.** Some cells show a small app with sliders: move them and watch the
 #   windows move. A static picture of the same thing sits next to each explorer.
-# * **Slides.** `jupyter nbconvert --to slides` turns any notebook into a slide deck.
+# * **Slides.** `pooltutor slides` turns every notebook into a slide deck (see the README).
 # * **No magic.** Every number comes from the `pooltutor` library; the cells only call it.
 
 # %% slideshow={"slide_type": "skip"}
@@ -94,7 +97,7 @@ SelfCheck("Output shape (H, W) of an 8 × 8 max pool, stride 8, on the 600 × 51
 fig = plot_image_pooling(x, [{"op": "max", "kernel": 8}, {"op": "avg", "kernel": 8}])
 fig
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # * **Max pooling** keeps the brightest pixel of each block: thin bright things (the stars,
 #   the reflections on the glasses, the white collar) grow and the picture gets brighter.
 # * **Average pooling** keeps the mean: the picture gets smooth, and its overall
@@ -115,20 +118,13 @@ fig
 # * **ceil** (PyTorch's `ceil_mode=True`, here `rounding="ceil_torch"`): one more
 #   window, which hangs over the border and reads only the pixels that exist.
 
-# %%
-blocks = [{"op": "avg", "kernel": 44}, {"op": "avg", "kernel": 44, "rounding": "ceil_torch"}]
-fig = plot_image_pooling(x, blocks)
-fig
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# The dashed line is the border of the input. In the middle, the pooled picture stops short
-# of it; on the right (framed in purple), the last row and column of windows reach past it.
-# The geometry says how many windows each rule makes:
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The geometry says how many windows the floor rule makes:
 
 # %%
 print(pooltutor.pool_geometry(x.shape[2:], kernel=44, rounding="floor").describe())
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
+# %% [markdown] slideshow={"slide_type": "fragment"}
 # **Predict.** And with the ceil rule?
 
 # %% tags=["hide-input"]
@@ -137,7 +133,16 @@ SelfCheck("Output shape (H, W) of the 44 × 44 pool, stride 44, with rounding='c
           g44.output_shape, explanation=g44.describe(),
           hint="ceil instead of floor in the same formula")
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The dashed line is the border of the input. In the middle, the pooled picture stops short
+# of it; on the right (framed in purple), the last row and column of windows reach past it.
+
+# %% tags=["hide-input"]
+blocks = [{"op": "avg", "kernel": 44}, {"op": "avg", "kernel": 44, "rounding": "ceil_torch"}]
+fig = plot_image_pooling(x, blocks)
+fig
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The general formula is $O = \left\lfloor \frac{I + p_b + p_e - D_K}{S} \right\rfloor + 1$
 # (or $\lceil\cdot\rceil$), with input length $I$, padding $p_b, p_e$ before and after,
 # stride $S$ and the *effective* window length $D_K$. Notebook 02 is all about this
@@ -154,14 +159,14 @@ SelfCheck("Output shape (H, W) of the 44 × 44 pool, stride 44, with rounding='c
 # * the same window with **dilation** 3 spreads its 9 taps 3 pixels apart, over a 7 × 7 area;
 # * an 8 × 8 window reads every pixel.
 
-# %%
+# %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
 spread = [{"op": "max", "kernel": 3, "stride": 8},
           {"op": "max", "kernel": 3, "stride": 8, "dilation": 3},
           {"op": "max", "kernel": 8}]
 fig = plot_image_pooling(x, spread, view=(120, 330, 120, 400), ncols=2)
 fig
 
-# %% [markdown] slideshow={"slide_type": "fragment"}
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Look at the glasses. The 3 × 3 window with stride 8 never sees most pixels of its block,
 # so it often misses the bright ones and the dark frames survive. The dilated window
 # samples the same 9 taps over a wider area and finds more bright pixels; the full 8 × 8
