@@ -579,3 +579,22 @@ def test_zero_point_relu_panels_are_checked():
     for bad in ((), ("codes", "codes"), ("right", "nope"), "nope"):
         with pytest.raises(PoolTutorError, match="panels=.*'codes', 'right'"):
             plot_zero_point_relu(0.5, 128, codes=[[1]], panels=bad)
+
+
+def test_adaptive_bins_redraw_reuses_axes_without_leftovers():
+    x = (np.arange(100.0) % 7).reshape(10, 10)
+    from pooltutor.viz.explorer import new_figure
+
+    p = plot_adaptive_bins(x, 4, (0, 0), show_fixed=True, fig=new_figure((8, 10), dpi=30))
+    axes = list(p.figure.axes)
+    q = plot_adaptive_bins(x, 4, (2, 3), show_fixed=True, fig=p.figure)
+    assert list(q.figure.axes) == axes                       # the same Axes, redrawn
+    assert len(patches(q.ax, "bin")) == 16 and len(patches(q.ax, "window")) == 1
+    assert sorted(float(t.get_text()) for t in texts(q.ax, "value")) == sorted(x.ravel())
+    assert [t.get_text() for t in texts(q.output_ax, "value")] == [
+        style.format_value(v) for v in q.output.ravel()]
+    (frame,) = patches(q.ax, "window")
+    assert (frame.get_x(), frame.get_y()) == (q.geometry.axes[1].bins[3][0] - 0.5,
+                                              q.geometry.axes[0].bins[2][0] - 0.5)
+    other = plot_adaptive_bins(x, 3, fig=p.figure)           # other shapes: new Axes
+    assert len(patches(other.ax, "bin")) == 9

@@ -33,6 +33,7 @@ from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..geometry import AdaptiveGeometry, adaptive_geometry, pool_geometry
 from ..pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from . import style
+from .indices import keep_axes, prepare_figure
 
 __all__ = [
     "AdaptiveBinsPlot",
@@ -418,6 +419,17 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     return ax, ax, (ax if show_fixed else None), tuple(patches), winner
 
 
+def _annotated_grid(ax, values, vmin, vmax, size=10.5):
+    """A heatmap with its values written (one text collection, gid ``"value"``) and its
+    row / column indices as ticks."""
+    style.draw_grid(ax, values, vmin=vmin, vmax=vmax, annotate=False)
+    labels = style.TextCollection()
+    colors = style.cell_text_colors(values, vmin, vmax)
+    for (i, j), v in np.ndenumerate(values):
+        labels.add(j, i, style.format_value(v), size, str(colors[i, j]), gid="value")
+    labels.draw(ax)
+
+
 def _draw_output(out_ax, geom, result, out_index, op, vmin, vmax):
     """The 2-D adaptive output (or, without values, the size of every bin)."""
     shape = geom.output_shape
@@ -433,9 +445,7 @@ def _draw_output(out_ax, geom, result, out_index, op, vmin, vmax):
                         va="center", fontsize=10, gid="bin-size")
         title = "output: bin sizes"
     else:
-        style.draw_grid(out_ax, result, vmin=vmin, vmax=vmax)
-        for t in out_ax.texts:
-            t.set_fontsize(10.5)
+        _annotated_grid(out_ax, result, vmin, vmax)
         title = f"output (adaptive {op})"
     style.mark_cell(out_ax, out_index, color=style.HIGHLIGHT_COLOR, gid="highlight")
     out_ax.tick_params(length=0, labelsize=10)
@@ -455,18 +465,21 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     ax = fig.add_subplot(grid[0, 0])
 
     def neutral_input(target):
-        # white cells with the values written in black: the bins' colours must stay readable
+        # white cells with the values written in black: the bins' colours must stay readable;
+        # the cell borders as one collection, the values as one text collection
         shown = np.zeros((rows, cols)) if values is None else values
         style.draw_grid(target, shown, vmin=0, vmax=1, cmap="Greys", annotate=False)
         target.images[-1].set_alpha(0.0)
-        for i in range(rows):
-            for j in range(cols):
-                target.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
-                                           edgecolor="#c8c8c8", linewidth=0.6, zorder=0.5))
-                if values is not None and max(rows, cols) <= style.MAX_ANNOTATED:
-                    target.text(j, i, style.format_value(values[i, j]), ha="center",
-                                va="center", fontsize=10 if max(rows, cols) <= 10 else 8,
-                                zorder=6, gid="value")
+        style.cell_squares(target, [(i, j) for i in range(rows) for j in range(cols)], "cell",
+                           facecolors="none", edgecolors="#c8c8c8", linewidths=0.6,
+                           zorder=0.5)
+        if values is not None and max(rows, cols) <= style.MAX_ANNOTATED:
+            labels = style.TextCollection()
+            for i in range(rows):
+                for j in range(cols):
+                    labels.add(j, i, style.format_value(values[i, j]),
+                               10 if max(rows, cols) <= 10 else 8, gid="value")
+            labels.draw(target, zorder=6)
         target.set_xlabel("w", fontsize=10)
         target.set_ylabel("h", fontsize=10, rotation=0, labelpad=8)
 
@@ -482,7 +495,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                               edgecolor=edges[k] if edges else colors[k],
                               linewidth=linewidths[k] if linewidths else 1.8,
                               linestyle=(0, (4, 2)) if dashed else "-", zorder=2, gid=gid)
-            target.add_patch(patch)
+            target.add_artist(patch)        # the limits are set: no data-limit update
             patches.append(patch)
         return patches
 
@@ -547,9 +560,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                                color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR)
             fout_ax = fig.add_subplot(grid[1, 1])
             if fixed_result is not None:
-                style.draw_grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
-                for t in fout_ax.texts:
-                    t.set_fontsize(10.5)
+                _annotated_grid(fout_ax, fixed_result, vmin, vmax)
                 nbad = 0
                 for idx in np.ndindex(*fixed_result.shape):
                     if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
@@ -576,6 +587,40 @@ def _out_of_layout(ax):
     long caption in data coordinates cannot squeeze the axes)."""
     for artist in (*ax.texts, *ax.patches, *ax.collections, *ax.images):
         artist.set_in_layout(False)
+
+
+class _NoGrid:
+    """A grid spec stand-in while kept Axes are handed out (its cells are never used)."""
+
+    def __getitem__(self, key):
+        return None
+
+
+class _AxesSource:
+    """What the drawing functions call ``fig``: a figure's ``add_gridspec`` / ``add_subplot``,
+    or, when the figure kept its Axes (:func:`~pooltutor.viz.indices.prepare_figure`), the
+    kept Axes handed out in the order they were made."""
+
+    def __init__(self, fig, kept):
+        self.fig, self.kept, self.made = fig, kept, []
+
+    @property
+    def axes(self):
+        return self.fig.axes
+
+    def add_gridspec(self, *args, **kwargs):
+        return self.fig.add_gridspec(*args, **kwargs) if self.kept is None else _NoGrid()
+
+    def add_subplot(self, *args, **kwargs):
+        if self.kept is None:
+            ax = self.fig.add_subplot(*args, **kwargs)
+        else:
+            ax = self.kept[len(self.made)]
+        self.made.append(ax)
+        return ax
+
+    def __getattr__(self, name):
+        return getattr(self.fig, name)
 
 
 def _short(t):
@@ -684,18 +729,19 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
             fixed_result = pool(x4, fixed.kernel, fixed.stride).output[0, 0]
 
     figsize, cell_in = _sizing(shape, geom, fixed, show_fixed, values is not None)
-    if fig is None:
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=figsize, layout="constrained")
-    else:
-        fig.clear()
-        if fig.get_layout_engine() is None:
-            fig.set_layout_engine("constrained")
-        if len(shape) == 1:         # label fitting follows the figure actually given
-            cell_in = min(cell_in, (fig.get_figwidth() - 1.9) / shape[0])
+    given = fig is not None
+    # a figure that last showed the same kind of plot keeps its Axes (and so an explorer's
+    # frozen layout): only what they show is redrawn
+    key = ("adaptive_bins", shape, geom.output_shape, bool(show_fixed), fixed is None,
+           values is None, tuple(np.round(fig.get_size_inches(), 3)) if given else None)
+    fig, kept = prepare_figure(fig, key, figsize)
+    if given and len(shape) == 1:       # label fitting follows the figure actually given
+        cell_in = min(cell_in, (fig.get_figwidth() - 1.9) / shape[0])
+    source = _AxesSource(fig, kept)
     draw = _plot_1d if len(shape) == 1 else _plot_2d
-    ax, out_ax, fixed_ax, patches, winner = draw(fig, values, geom, out_index, op, show_fixed,
+    ax, out_ax, fixed_ax, patches, winner = draw(source, values, geom, out_index, op, show_fixed,
                                                  result, fixed, fixed_result, winner, cell_in)
+    if kept is None:
+        keep_axes(fig, source.made)
     return AdaptiveBinsPlot(fig, ax, out_ax, fixed_ax, geom, patches, out_index, winner,
                             result, fixed, fixed_result)
