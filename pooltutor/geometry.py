@@ -202,6 +202,9 @@ class AxisGeometry:
     @property
     def window_starts(self) -> tuple[int, ...]:
         """Start of every window, in input coordinates (negative: in the begin padding)."""
+        # a tuple of Python ints costs about 64 bytes per entry while it is built
+        check_memory(f"window_starts of an axis with output_size={self.output_size}",
+                     (self.output_size,), 64)
         return tuple(o * self.stride - self.pad_begin for o in range(self.output_size))
 
     def taps(self, o: int) -> tuple[int, ...]:
@@ -234,7 +237,7 @@ class AxisGeometry:
     @property
     def last_starts_in_padding(self) -> bool:
         """True when the last window still starts at or after ``I`` (in the end padding or beyond)."""
-        return self.window_starts[-1] >= self.input_size
+        return (self.output_size - 1) * self.stride - self.pad_begin >= self.input_size
 
     @property
     def end_overhang(self) -> int:
@@ -451,7 +454,7 @@ def adaptive_bins(input_size: int, output_size: int) -> tuple[tuple[int, int], .
     """
     input_size = check_int("input_size", input_size, minimum=1)
     output_size = check_int("output_size", output_size, minimum=1)
-    check_memory(f"output_size={output_size!r}", (output_size,), 8)   # a tuple per bin
+    check_memory(f"output_size={output_size!r}", (output_size,), 128)   # a tuple per bin
     return tuple(
         ((i * input_size) // output_size, _ceil_div((i + 1) * input_size, output_size))
         for i in range(output_size)
