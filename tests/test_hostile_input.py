@@ -371,6 +371,8 @@ CORPUS = [
          r"output_size=0 is not allowed: need an int >= 1"),
     _row("adaptive_bins absurd output_size", lambda: geometry.adaptive_bins(4, 10**9), VE,
          r"output_size=1000000000 " + ABSURD),
+    _row("adaptive_bins too many bins to list", lambda: geometry.adaptive_bins(3, 10**8), VE,
+         r"output_size=100000000 " + ABSURD),
     _row("adaptive_bins float input", lambda: geometry.adaptive_bins(4.0, 2), TE,
          r"input_size=4\.0 has type float: need an int >= 1"),
     _row("normalize_padding str", lambda: geometry.normalize_padding("x", 2), TE,
@@ -398,6 +400,9 @@ CORPUS = [
          lambda: output_geometry(2, 2, 1, pre_padding=5, post_padding=5, layer="deconvolution"),
          VE, r"pre_padding=5 and post_padding=5 crop the whole deconvolution output on axis 0"),
     _row("output_geometry absurd input", lambda: output_geometry(10**12, 3, 1), VE, ABSURD),
+    _row("output_geometry window starts too many to list",
+         lambda: output_geometry(5 * 10**7, 1, 1), VE,
+         r"window_starts of an axis with output_size=50000000 " + ABSURD),
     # ------------------------------------------------------------------ convert_indices
     _row("convert_indices src unknown",
          lambda: convert_indices(IDX, (1, 1, 4, 4), "rowmajor", "plane"), VE,
