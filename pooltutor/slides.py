@@ -645,6 +645,15 @@ _FOOTER_JS = """
 """
 
 
+#: A picture never runs past the bottom of a slide: reveal.js lays slides out at
+#: 960 x 700 (``reveal_width`` / ``reveal_height``) and scales them to the screen.
+_SLIDE_CSS = """<style>
+.reveal .output_png img, .reveal .jp-RenderedImage img { max-height: 600px; width: auto; }
+.reveal .widget-image { max-height: 600px; object-fit: contain; }
+</style>
+"""
+
+
 def _template(widget_renderer_url: str) -> str:
     """nbconvert's reveal template, plus: no mermaid (unused here; a CDN request in every
     deck), the widget modules told where their fonts are, and :data:`_FOOTER_JS`."""
@@ -657,6 +666,7 @@ def _template(widget_renderer_url: str) -> str:
         f"window.__jupyter_widgets_assets_path__ = {json.dumps(base + '/')};\n"
         f"require.config({{paths: {json.dumps(paths)}}});\n"
         "</script>\n{%- endblock html_head_js_requirejs -%}\n"
+        "{%- block html_head_css -%}\n{{ super() }}\n" + _SLIDE_CSS + "{%- endblock html_head_css -%}\n"
         "{%- block footer_js -%}" + _FOOTER_JS + "{%- endblock footer_js -%}\n"
     )
 

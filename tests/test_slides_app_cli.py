@@ -422,8 +422,9 @@ DECK_NAMES = [*NOTEBOOK_NAMES, DEMO_NAME]
 def test_deck_is_complete_and_offline(decks: Path, name: str):
     text = (decks / f"{name}{slides.DECK_SUFFIX}").read_text(encoding="utf-8")
     assert "<section" in text
-    # every static figure is embedded
+    # every static figure is embedded, and never taller than a slide
     assert "data:image/png;base64," in text
+    assert "max-height: 600px" in text
     # no output shows an error
     assert "Traceback" not in text
     assert 'data-mime-type="application/vnd.jupyter.stderr"' not in text
