@@ -17,9 +17,11 @@ Method
   all of them alike.  The table shows the median and the minimum per
   contender, and the ratios ``pooltutor / contender`` of the medians (the
   targets) and of the minima (the quiet-machine view).
-* An untimed pause (``--gap-ms``, 5 ms) precedes every run: onnxruntime's
-  and PyTorch's thread pools keep spinning for a moment after their work
-  and would otherwise slow down whichever contender runs next.
+* Every timed run directly follows an untimed run of the same contender
+  (``--no-prime`` turns this off).  Without it, whoever runs after
+  onnxruntime or PyTorch competes with their thread pools, which keep
+  spinning for a moment after their work; and a pause instead (``--gap-ms``)
+  lets the core go idle, which made a 0.2 ms numpy call take 0.5 ms here.
 * onnx.reference (pure Python) runs once only.
 * PyTorch and onnxruntime get ``--threads`` threads (default 2, the cores of
   the reference machine); numpy runs on one.
@@ -290,13 +292,14 @@ def agreement(case: Case, ours, theirs, name: str) -> str:
 # --------------------------------------------------------------------------- measuring
 
 
-def time_case(case: Case, repeats: int, warmup: int, gap: float) -> dict[str, dict[str, Any]]:
+def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
+              prime: bool = True) -> dict[str, dict[str, Any]]:
     """Interleaved timing: every round runs each contender once, in a rotated order.
 
-    ``gap`` seconds of sleep (untimed) before each run let the thread pools of
-    the previous contender go idle: onnxruntime and PyTorch threads spin for
-    a while after their work, and would otherwise take the cores from the
-    next contender, whoever it is.
+    With ``prime`` an untimed call of the same contender comes right before
+    each timed one, so that every contender is timed warm (its data in the
+    caches, its threads awake) whoever ran before it; ``gap`` seconds of
+    sleep come before that.
     """
     contenders = {"pooltutor": case.ours, **case.others}
     names = list(contenders)
@@ -306,7 +309,10 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float) -> dict[str, di
     for r in range(warmup + repeats):
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
-            time.sleep(gap)
+            if gap:
+                time.sleep(gap)
+            if prime:
+                contenders[name]()
             t0 = time.perf_counter()
             contenders[name]()
             elapsed = time.perf_counter() - t0
@@ -414,7 +420,8 @@ def report(results, memory, explorer, info, threads, repeats) -> list[str]:
     lines = [f"pooltutor pooling benchmark, {info['date']}, {info['cpu']}, {info['cores']} cores",
              "versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()),
              f"torch / onnxruntime threads: {threads}; numpy: 1 thread; {repeats} interleaved "
-             f"rounds; load average (1/5/15 min) at start {load}, at end {load_end}", ""]
+             f"rounds ({info['protocol']}); load average (1/5/15 min) at start {load}, "
+             f"at end {load_end}", ""]
     if info["load_average_start"][0] > 1.5 or info["load_average_end"][0] > 1.5:
         lines[-1:-1] = ["note: other processes were running (load average above 1.5): times "
                         "are inflated, the minima are closer to a quiet machine's medians"]
@@ -461,9 +468,11 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=21, help="timed rounds (at least 15)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first")
     parser.add_argument("--threads", type=int, default=2, help="threads for torch / onnxruntime")
-    parser.add_argument("--gap-ms", type=float, default=5.0,
-                        help="untimed pause before every run, so that spinning thread pools "
-                             "of the previous contender go idle")
+    parser.add_argument("--no-prime", action="store_true",
+                        help="do not run each contender once, untimed, right before every "
+                             "timed run")
+    parser.add_argument("--gap-ms", type=float, default=0.0,
+                        help="untimed pause before every run (and its priming run)")
     parser.add_argument("--cases", default=",".join(ALL_CASES),
                         help=f"comma-separated keys out of {', '.join(ALL_CASES)}; '3' = all of 3")
     parser.add_argument("--no-explorer", action="store_true", help="skip bench_explorer.py")
@@ -481,13 +490,16 @@ def main(argv=None) -> int:
         else:
             parser.error(f"--cases: {key!r} is not one of {', '.join(ALL_CASES)} or 3")
     info = machine()
+    info["protocol"] = ("each timed run right after an untimed one" if not args.no_prime
+                        else "no priming run") + (f", {args.gap_ms:g} ms pause" if args.gap_ms
+                                                  else "")
     if torch is not None:
         torch.set_num_threads(args.threads)
     results = {}
     for case in build_cases(args.threads, selected):
         print(f"timing {case.key}: {case.title} ...", file=sys.stderr, flush=True)
         results[case.key] = (case, time_case(case, args.repeats, args.warmup,
-                                             args.gap_ms / 1000))
+                                             args.gap_ms / 1000, not args.no_prime))
     memory = peak_memory(results["1"][0]) if "1" in results else None
     explorer = None
     if not args.no_explorer:
