@@ -210,7 +210,7 @@ def test_harness_sees_what_ipywidgets_swallows(logged):
 
 def test_window_stepper_sweep(logged):
     s = WindowStepper(ndim=2, size=4, dpi=20)
-    errors = sweep(s, s.params, logged, combos=10)
+    errors = sweep(s, s.params, logged, combos=6)
     assert any("does not fit" in e for e in errors)            # window beyond the padded input
     assert any("PyTorch" in e for e in errors)                  # limits='PyTorch' refusals
     # positions and buttons at both ends of every valid picture
@@ -246,13 +246,15 @@ def test_window_stepper_sweep(logged):
 def test_window_stepper_one_dimensional_extremes(logged):
     s = WindowStepper(np.array([3.0, -np.inf, np.nan, 7.0, 0.0]), window=2, stride=1, dpi=20)
     assert s.size.disabled
-    errors = sweep(s, [w for w in s.params if w is not s.size], logged, combos=6, seed=1)
+    errors = sweep(s, [w for w in s.params if w is not s.size], logged, combos=3, seed=1,
+                   bases=("default", "max"))
     assert errors and all("does not fit" in e or "PyTorch" in e for e in errors)
 
 
 def test_padding_mode_explorer_sweep(logged):
     e = PaddingModeExplorer(dpi=20)
-    errors = sweep(e, (*e.params, e.mode_set, e.explain_mode), logged, combos=10)
+    errors = sweep(e, (*e.params, e.mode_set, e.explain_mode), logged, combos=6,
+                   fast=(e.explain_mode,), bases=("default", "max"))
     assert errors == set()                   # the sliders keep every combination drawable
     # each rejected mode states its reason in its own row, and in the explain box when chosen
     for mode_set in MODE_SETS:
