@@ -864,6 +864,23 @@ def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> Pooling
                    output_cell=output_cell, dropped=tuple(dropped), out_index=tuple(out_index))
 
 
+def _check_drawing_options(fig, title, annotate, legend) -> None:
+    """Refuse, naming them, options the drawing would otherwise trip over (or ignore)."""
+    from matplotlib.figure import Figure
+
+    if fig is not None and not isinstance(fig, Figure):
+        raise PoolTutorTypeError(f"fig={fig!r} has type {type(fig).__name__}: need a "
+                                 f"matplotlib Figure or None")
+    if title is not None and not isinstance(title, str):
+        raise PoolTutorTypeError(f"title={title!r} has type {type(title).__name__}: need a str "
+                                 f"or None")
+    for name, value, allowed in (("annotate", annotate, "True, False or None"),
+                                 ("legend", legend, "True or False")):
+        if not (isinstance(value, (bool, np.bool_)) or (value is None and name == "annotate")):
+            raise PoolTutorTypeError(f"{name}={value!r} has type {type(value).__name__}: need "
+                                     f"{allowed}")
+
+
 def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int | None = None,
                  fig=None, title: str | None = None, annotate=None, legend: bool = True
                  ) -> PoolingPlot:
@@ -914,6 +931,7 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     result = _check_result(result)
     out_index = _check_out_index(result, out_index)
     n, c = _check_plane(result, n, c)
+    _check_drawing_options(fig, title, annotate, legend)
     geometry = result.geometry
     one_d = geometry.ndim == 1
     if geometry.ndim == 3:
