@@ -219,8 +219,9 @@ print("ONNX Relu on the codes: ", quant.relu(int8_codes, zero_point=0))
 # ### Try it
 #
 # Choose the accumulators, the multiplier, the dtype, the zero point and the pool; the
-# explorer shows the chain (top) and both ReLUs on its codes (bottom). It needs a running
-# Python kernel. Start from the all-negative block and move the zero point.
+# explorer shows the chain with the right ReLU, at the zero point (top), and below it the
+# codes against their real values and what the wrong ReLU, at code 0, would pool. It needs
+# a running Python kernel. Start from the all-negative block and move the zero point.
 
 # %% slideshow={"slide_type": "skip"}
 explorer = ZeroPointReluExplorer(preset="all negative (TV31)", zero_point=128, dtype="uint8")
