@@ -459,6 +459,9 @@ def frames_widget(frames: Sequence[bytes], labels: Sequence[str] | None = None, 
         raise ValueError("frames=[] is not allowed: need at least one PNG frame")
     if labels is not None and len(labels) != len(frames):
         raise ValueError(f"labels has {len(labels)} entries: need one per frame ({len(frames)})")
+    from ..errors import check_int
+
+    interval = check_int("interval", interval, minimum=1)       # milliseconds per Play step
     images = [widgets.Image(value=f, format="png",
                             layout=widgets.Layout(max_width="100%", height="auto",
                                                   align_self="flex-start"))
