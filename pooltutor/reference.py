@@ -47,6 +47,12 @@ def fill_value(dtype, name: str):
     return dtype.type(np.iinfo(dtype).min)
 
 
+def _native(x) -> np.ndarray:
+    """``x`` as an array in the machine's byte order (results are native, as the engine's)."""
+    x = np.asarray(x)
+    return x.astype(x.dtype.newbyteorder("="), copy=False)
+
+
 def _is_nan(v) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
@@ -108,7 +114,7 @@ def max_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
     padding tap or nothing won (``empty_index="plane_start"`` gives 0 for an
     empty window instead).
     """
-    x = np.asarray(x)
+    x = _native(x)
     spatial = x.shape[2:]
     geom = pool_geometry(spatial, kernel, stride, padding, dilation, rounding)
     out = np.empty(x.shape[:2] + geom.output_shape, dtype=x.dtype)
@@ -157,7 +163,7 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
     taps inside the padded extent, padding included, overhang excluded) or an
     int (always divide by it).  A window with divisor 0 gives 0.
     """
-    x = np.asarray(x)
+    x = _native(x)
     geom = pool_geometry(x.shape[2:], kernel, stride, padding, dilation, rounding)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     out = np.empty(x.shape[:2] + geom.output_shape, dtype=out_dtype)
@@ -187,7 +193,7 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
 
 def adaptive_max_pool(x, output_size, *, nan_policy="propagate_last", ties="first"):
     """Adaptive max pooling by loops; returns ``(output, plane_indices)``."""
-    x = np.asarray(x)
+    x = _native(x)
     spatial = x.shape[2:]
     geom = adaptive_geometry(spatial, output_size)
     out = np.empty(x.shape[:2] + geom.output_shape, dtype=x.dtype)
@@ -210,7 +216,7 @@ def adaptive_max_pool(x, output_size, *, nan_policy="propagate_last", ties="firs
 
 def adaptive_avg_pool(x, output_size):
     """Adaptive average pooling by loops."""
-    x = np.asarray(x)
+    x = _native(x)
     geom = adaptive_geometry(x.shape[2:], output_size)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     out = np.empty(x.shape[:2] + geom.output_shape, dtype=out_dtype)
