@@ -259,17 +259,16 @@ class AxisGeometry:
         if self.clipped:
             text += (
                 f"; the last window would start at {self.dropped_start} >= I="
-                f"{self.input_size} (input coordinates: in the end padding), so rule {self.rounding!r} drops it: "
-                f"O = {self.output_size}"
+                f"{self.input_size} (input coordinates: in the end padding), so rule "
+                f"{self.rounding!r} drops it: O = {self.output_size}"
             )
         return text
 
 
-@dataclass(frozen=True)
-class PoolGeometry:
-    """Geometry of a pooling over all spatial axes: a tuple of :class:`AxisGeometry`."""
+class _PerAxis:
+    """What pooling and adaptive geometries share: a tuple ``axes`` of per-axis objects."""
 
-    axes: tuple[AxisGeometry, ...]
+    axes: tuple
 
     @property
     def ndim(self) -> int:
@@ -282,6 +281,28 @@ class PoolGeometry:
     @property
     def output_shape(self) -> tuple[int, ...]:
         return tuple(a.output_size for a in self.axes)
+
+    def _check_out_index(self, out_index) -> tuple[int, ...]:
+        if len(out_index) != self.ndim:
+            raise PoolTutorError(
+                f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need {self.ndim}"
+            )
+        checked = tuple(check_int("out_index", o, minimum=0) for o in out_index)
+        if any(o >= a.output_size for o, a in zip(checked, self.axes)):
+            raise PoolTutorError(
+                f"out_index={tuple(out_index)!r} is outside the output shape {self.output_shape}"
+            )
+        return checked
+
+    def describe(self) -> str:
+        return "\n".join(f"axis {i}: {a.describe()}" for i, a in enumerate(self.axes))
+
+
+@dataclass(frozen=True)
+class PoolGeometry(_PerAxis):
+    """Geometry of a pooling over all spatial axes: a tuple of :class:`AxisGeometry`."""
+
+    axes: tuple[AxisGeometry, ...]
 
     @property
     def kernel(self) -> tuple[int, ...]:
@@ -310,22 +331,8 @@ class PoolGeometry:
 
     def window(self, out_index: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
         """Per axis, the taps and their kinds of the output cell ``out_index``."""
-        if len(out_index) != self.ndim:
-            raise PoolTutorError(
-                f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need {self.ndim}"
-            )
-        result = []
-        for a, o in zip(self.axes, out_index):
-            check_int("out_index", o, minimum=0)
-            if o >= a.output_size:
-                raise PoolTutorError(
-                    f"out_index={tuple(out_index)!r} is outside the output shape {self.output_shape}"
-                )
-            result.append((a.taps(o), a.tap_kinds(o)))
-        return result
-
-    def describe(self) -> str:
-        return "\n".join(f"axis {i}: {a.describe()}" for i, a in enumerate(self.axes))
+        checked = self._check_out_index(out_index)
+        return [(a.taps(o), a.tap_kinds(o)) for a, o in zip(self.axes, checked)]
 
     def __repr__(self) -> str:
         return (
@@ -484,43 +491,18 @@ class AdaptiveAxis:
 
 
 @dataclass(frozen=True)
-class AdaptiveGeometry:
+class AdaptiveGeometry(_PerAxis):
     """Adaptive bins over all spatial axes."""
 
     axes: tuple[AdaptiveAxis, ...]
 
-    @property
-    def ndim(self) -> int:
-        return len(self.axes)
-
-    @property
-    def input_shape(self) -> tuple[int, ...]:
-        return tuple(a.input_size for a in self.axes)
-
-    @property
-    def output_shape(self) -> tuple[int, ...]:
-        return tuple(a.output_size for a in self.axes)
-
     def window(self, out_index: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
         """Per axis, the elements of the bin of output cell ``out_index`` (all ``"input"``)."""
-        if len(out_index) != self.ndim:
-            raise PoolTutorError(
-                f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need {self.ndim}"
-            )
         result = []
-        for a, o in zip(self.axes, out_index):
-            check_int("out_index", o, minimum=0)
-            if o >= a.output_size:
-                raise PoolTutorError(
-                    f"out_index={tuple(out_index)!r} is outside the output shape {self.output_shape}"
-                )
-            start, stop = a.bins[o]
-            taps = tuple(range(start, stop))
+        for a, o in zip(self.axes, self._check_out_index(out_index)):
+            taps = tuple(range(*a.bins[o]))
             result.append((taps, ("input",) * len(taps)))
         return result
-
-    def describe(self) -> str:
-        return "\n".join(f"axis {i}: {a.describe()}" for i, a in enumerate(self.axes))
 
 
 def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
