@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PoolTutorError, check_choice, check_int
+from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
 from .adaptive import MAX_SIDE, adaptive_bins_figsize, plot_adaptive_bins
 from .explorer import Explorer, FramesWidget, frames_widget
 
@@ -101,8 +101,18 @@ class AdaptiveBinsExplorer(Explorer):
             input_size = x.shape
         if ndim not in (1, 2):
             raise PoolTutorError(f"ndim={ndim!r} is not allowed: need 1 or 2")
+        if not isinstance(show_fixed, (bool, np.bool_)):
+            raise PoolTutorTypeError(f"show_fixed={show_fixed!r} has type "
+                                     f"{type(show_fixed).__name__}: need True or False")
         ins = self._pair("input_size", input_size, ndim)
         outs = self._pair("output_size", output_size, ndim)
+        if x is None and max(ins) > MAX_INPUT[ndim]:
+            raise PoolTutorError(f"input_size={input_size!r} is not allowed: need 1 to "
+                                 f"{MAX_INPUT[ndim]} per axis in {ndim}-D (the explorer draws "
+                                 f"every element)")
+        if max(outs) > MAX_SIDE:
+            raise PoolTutorError(f"output_size={output_size!r} is not allowed: need 1 to "
+                                 f"{MAX_SIDE} per axis (the explorer draws every bin)")
         self.x = x
         slider = dict(style={"description_width": "70px"}, layout=widgets.Layout(width="250px"))
         top = max(MAX_INPUT[ndim], *ins)
@@ -140,11 +150,7 @@ class AdaptiveBinsExplorer(Explorer):
 
     @staticmethod
     def _pair(name, value, ndim):
-        if isinstance(value, (int, np.integer)):
-            value = (value,) * ndim
-        value = tuple(check_int(name, v, minimum=1) for v in value)
-        if len(value) != ndim:
-            raise PoolTutorError(f"{name}={value!r}: need one int or {ndim}")
+        value = check_per_axis(name, value, ndim, minimum=1)
         return (1,) + value if ndim == 1 else value       # (h, w); h unused in 1-D
 
     # ------------------------------------------------------------ wiring
