@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .. import quant
-from ..errors import PoolTutorError, check_choice, check_int
+from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..geometry import pool_geometry
 from .explorer import Explorer, FramesWidget, frames_widget
 from .zero_point import plot_quant_chain, plot_zero_point_relu
@@ -93,9 +93,16 @@ class ZeroPointReluExplorer(Explorer):
         if not qmin <= zero_point <= qmax:
             raise PoolTutorError(f"zero_point={zero_point} is outside the {dtype} range: need "
                                  f"{qmin} <= zero_point <= {qmax}")
-        for name, v in (("multiplier", multiplier), ("scale", scale)):
-            if not (isinstance(v, (int, float, np.floating, np.integer)) and 0 < v < np.inf):
-                raise PoolTutorError(f"{name}={v!r} is not allowed: need a finite float > 0")
+        # the ranges of the two log sliders below (a value outside would be clamped silently)
+        for name, v, lo, hi in (("multiplier", multiplier, 2.0**-7, 2.0**3),
+                                ("scale", scale, 10.0**-2, 10.0**1)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(
+                    v, (int, float, np.floating, np.integer)):
+                raise PoolTutorTypeError(f"{name}={v!r} has type {type(v).__name__}: need a "
+                                         f"float in [{lo:g}, {hi:g}]")
+            if not lo <= v <= hi:
+                raise PoolTutorError(f"{name}={v!r} is not allowed: need a float in "
+                                     f"[{lo:g}, {hi:g}] (the slider's range)")
         kernel = check_int("kernel", kernel, minimum=1)
         stride = check_int("stride", stride, minimum=1)
         style = {"description_width": "80px"}
