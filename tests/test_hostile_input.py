@@ -33,11 +33,14 @@ from pooltutor.padding_modes import output_geometry
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from pooltutor.unpool import flat_unpool, max_unpool
 from pooltutor.viz.adaptive import plot_adaptive_bins
+from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer
 from pooltutor.viz.explorer import frames_widget
 from pooltutor.viz.heatmaps import plot_pool, plot_pooling
+from pooltutor.viz.index_explorer import IndexLayoutExplorer
 from pooltutor.viz.indices import plot_index_layouts
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import mode_geometry, plot_padding_modes
+from pooltutor.viz.relu_explorer import ZeroPointReluExplorer
 from pooltutor.viz.selfcheck import SelfCheck, parse_answer
 from pooltutor.viz.window_stepper import WindowStepper
 from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
@@ -591,6 +594,30 @@ CORPUS = [
          r"input_size=0 is not allowed: need an int >= 1"),
     _row("PaddingModeExplorer mode_set unknown", lambda: PaddingModeExplorer(mode_set="x"), VE,
          r"mode_set='x' is not allowed: need one of 'TensorRT \(6 modes\)'"),
+    _row("IndexLayoutExplorer kernel 0", lambda: IndexLayoutExplorer(kernel=0), VE,
+         r"kernel=0 is not allowed: need an int >= 1"),
+    _row("IndexLayoutExplorer x too big to draw",
+         lambda: IndexLayoutExplorer(np.zeros((1, 1, 100, 100))), VE,
+         r"x has shape \(1, 1, 100, 100\) \(10000 elements\): the explorer draws every "
+         r"element, need at most"),
+    _row("AdaptiveBinsExplorer output_size too many bins to draw",
+         lambda: AdaptiveBinsExplorer(output_size=10**6), VE,
+         r"output_size=1000000 is not allowed: need 1 to 40 per axis"),
+    _row("AdaptiveBinsExplorer input_size beyond its slider",
+         lambda: AdaptiveBinsExplorer(input_size=10**6), VE,
+         r"input_size=1000000 is not allowed: need 1 to 32 per axis in 1-D"),
+    _row("AdaptiveBinsExplorer output_size float", lambda: AdaptiveBinsExplorer(output_size=2.5),
+         TE, r"output_size=2\.5 has type float"),
+    _row("AdaptiveBinsExplorer show_fixed str", lambda: AdaptiveBinsExplorer(show_fixed="no"),
+         TE, r"show_fixed='no' has type str: need True or False"),
+    _row("ZeroPointReluExplorer multiplier beyond its slider",
+         lambda: ZeroPointReluExplorer(multiplier=1e300), VE,
+         r"multiplier=1e\+300 is not allowed: need a float in \[0\.0078125, 8\]"),
+    _row("ZeroPointReluExplorer multiplier bool", lambda: ZeroPointReluExplorer(multiplier=True),
+         TE, r"multiplier=True has type bool"),
+    _row("ZeroPointReluExplorer zero_point outside uint8",
+         lambda: ZeroPointReluExplorer(zero_point=300), VE,
+         r"zero_point=300 is outside the uint8 range: need 0 <= zero_point <= 255"),
     _row("SelfCheck expected str", lambda: SelfCheck("q", "abc"), TE,
          r"expected='abc' has type str: need a number or a sequence of numbers"),
     _row("SelfCheck expected None", lambda: SelfCheck("q", None), TE,
@@ -628,7 +655,8 @@ def test_corpus_is_large_and_covers_every_public_function():
                  "quantize_multiplier", "max_unpool", "flat_unpool", "plot_pooling", "plot_pool ",
                  "plot_padding_modes",
                  "plot_index_layouts", "plot_adaptive_bins", "plot_zero_point_relu",
-                 "plot_quant_chain", "WindowStepper", "PaddingModeExplorer", "SelfCheck"):
+                 "plot_quant_chain", "WindowStepper", "PaddingModeExplorer", "SelfCheck",
+                 "IndexLayoutExplorer", "AdaptiveBinsExplorer", "ZeroPointReluExplorer"):
         assert name in covered + " ", name
     # every kind of hostility the issue names
     for kind in ("=0", "-1", "float", "bool", "entries", "rank 2", "rank 6", "empty axis",
