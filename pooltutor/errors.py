@@ -152,6 +152,12 @@ def check_tensor(
     refused with a ``TypeError``, empty axes and the wrong rank with a
     ``ValueError``.
     """
+    if isinstance(x, np.ma.MaskedArray):
+        raise PoolTutorTypeError(
+            f"{name} is a numpy.ma.MaskedArray: pooltutor pools every element and would ignore "
+            f"the mask in some steps and not in others; pass {name}.filled(value) (or "
+            f"numpy.asarray({name}) to pool the data underneath)"
+        )
     if isinstance(x, np.ndarray):
         arr = x
     else:

@@ -159,6 +159,11 @@ def _check_zero_point(zero_point: Any, dtype: str, name: str = "zero_point") -> 
 
 
 def _as_array(name: str, value: Any) -> np.ndarray:
+    if isinstance(value, np.ma.MaskedArray):
+        raise PoolTutorTypeError(
+            f"{name} is a numpy.ma.MaskedArray: the mask would be ignored; pass "
+            f"{name}.filled(value) (or numpy.asarray({name}) for the data underneath)"
+        )
     if isinstance(value, np.ndarray):
         return value
     try:
