@@ -18,7 +18,12 @@ from pooltutor.pooling import max_pool  # noqa: E402
 from pooltutor.quant import relu_max_pool_chain  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
 from pooltutor.viz.adaptive import bin_lanes, fixed_pool_contrast, plot_adaptive_bins  # noqa: E402
-from pooltutor.viz.indices import layout_numbers, path_arrows, plot_index_layouts  # noqa: E402
+from pooltutor.viz.indices import (  # noqa: E402
+    layout_numbers,
+    move_index_layouts,
+    path_arrows,
+    plot_index_layouts,
+)
 from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu  # noqa: E402
 
 # TV22: N=2, C=2, H=2, W=3; K=2, S=1 -> 1x2 outputs per plane
@@ -64,9 +69,16 @@ def test_index_layouts_tv22_every_output(k):
     # the winner is marked once in every layout panel, at its cell
     for lay, ax in p.layout_axes.items():
         (winner,) = patches(ax, "winner")
-        bold = [t for t in texts(ax, "number") if t.get_fontweight() == "bold"]
+        # the winner's number is written again in bold black over the winner's fill
+        assert not [t for t in texts(ax, "number") if t.get_fontweight() == "bold"]
+        bold = [t for t in texts(ax, "winner-number") if t.get_fontweight() == "bold"]
         assert [t.get_text() for t in bold] == [str(TV22_INDICES[lay][k])]
+        assert bold[0].get_color() == "black"
         assert np.allclose(bold[0].get_position(), (winner.get_x() + 0.42, winner.get_y() + 0.42))
+        (fill,) = patches(ax, "winner-fill")
+        (bold_coll,) = [co for co in ax.collections if co.get_gid() == "winner-number"]
+        assert fill.get_zorder() < bold_coll.get_zorder() < winner.get_zorder()
+        assert np.allclose(fill.get_xy(), (winner.get_x() - 0.08, winner.get_y() - 0.08))
     assert len(patches(p.input_ax, "winner")) == 1
 
 
@@ -394,6 +406,59 @@ def test_index_explorer_wiring_and_bounds():
     e.pad_taps.value = "neg_inf"
     assert e.error is None and e.state["pad_taps"] == "neg_inf"
     assert {t.get_text() for t in texts(e.plot.input_ax, "padding-text")} == {"-inf"}
+
+
+def _layout_facts(plot):
+    """What the moving marks and titles of an index-layouts plot say."""
+    facts = {"suptitle": plot.figure._suptitle.get_text(), "input": plot.input_ax.get_title(),
+             "input-window": sorted(cell_of(w) for w in patches(plot.input_ax, "window")),
+             "input-winner": [cell_of(w) for w in patches(plot.input_ax, "winner")]}
+    for lay, ax in plot.layout_axes.items():
+        (window,) = [co for co in ax.collections if co.get_gid() == "window"]
+        facts[lay] = (ax.get_title(), sorted(window.pooltutor_cells),
+                      [cell_of(w) for w in patches(ax, "winner")],
+                      [(t.get_text(), t.get_position()) for t in texts(ax, "winner-number")])
+    return facts
+
+
+def test_index_explorer_steps_blit_the_same_picture_as_a_full_draw():
+    x = (np.arange(36.0) % 7).reshape(1, 1, 6, 6)
+    e = IndexLayoutExplorer(x, kernel=3, stride=2, padding=1, dpi=LOW)
+    result = e.plot.result
+    fresh = IndexLayoutExplorer(x, kernel=3, stride=2, padding=1, dpi=LOW)
+    for cell in [(0, 1), (2, 2), (1, 0), (2, 2), (0, 0)]:
+        with e._hold():
+            e.out[0].value, e.out[1].value = cell
+        e.safe_update()
+        assert e.plot.result is result and e._background is not None   # a step: blitted
+        assert e.state["out_index"] == (0, 0, *cell)
+        with fresh._hold():
+            fresh.out[0].value, fresh.out[1].value = cell
+        fresh.plot = fresh._key = None                                  # drawn from scratch
+        fresh.safe_update()
+        assert fresh.plot.result is not result
+        assert e.png == fresh.png                                       # the same pixels
+        assert _layout_facts(e.plot) == _layout_facts(fresh.plot)
+        assert e.state["numbers"] == fresh.state["numbers"]
+        assert e.explain_text == fresh.explain_text
+    e.stride.value = 1                                 # a parameter: the engine runs again
+    assert e.plot.result is not result and e.state["stride"] == 1
+
+
+def test_move_index_layouts_refuses_what_it_cannot_move():
+    p = plot_index_layouts(TV22, 2, 1, out_index=(0, 1, 0, 0))
+    assert move_index_layouts(p, (1, 1, 0, 0)) is None            # another plane
+    q = move_index_layouts(p, (0, 1, 0, 1))
+    assert q.position == (0, 1, 1, 2) and q.numbers["tensor"] == TV22_INDICES["tensor"][3]
+    assert _layout_facts(q) == _layout_facts(plot_index_layouts(TV22, 2, 1,
+                                                                out_index=(0, 1, 0, 1)))
+    # ceil mode: the last window hangs past the input and widens the input panel
+    x = np.arange(25.0).reshape(1, 1, 5, 5)
+    c = plot_index_layouts(x, 2, 2, rounding="ceil_torch", out_index=(0, 0))
+    assert move_index_layouts(c, (0, 1)) is not None
+    assert move_index_layouts(c, (2, 2)) is None
+    with pytest.raises(PoolTutorError):
+        move_index_layouts(p, (0, 1, 0, 5))
 
 
 def test_index_explorer_invalid_combination_shows_a_reason():

@@ -82,6 +82,7 @@ __all__ = [
     "frames_widget",
     "figure_png",
     "rgba_png",
+    "BandPngEncoder",
     "new_figure",
     "ERROR_STYLE",
     "NOTE_STYLE",
@@ -130,13 +131,69 @@ def rgba_png(rgba, compress_level: int = 3) -> bytes:
     raw[:, 0] = 0                                     # filter type "None" for every row
     raw[:, 1:] = arr[..., :3].reshape(h, 3 * w)
 
+    return _png(w, h, zlib.compress(raw.tobytes(), compress_level))
+
+
+class BandPngEncoder:
+    """:func:`rgba_png` for a canvas redrawn in place: the image is compressed in bands of
+    rows, and a band whose pixels did not change since the last call reuses its compressed
+    bytes (an explorer's step changes a few bands: the titles and the marks).
+
+    Each band is a raw deflate segment ending on a full flush (byte-aligned, no reference
+    to an earlier band), so the segments join into one valid zlib stream; its checksum is
+    computed over the whole image.  The PNG decodes to exactly the same pixels as
+    :func:`rgba_png`'s.
+
+    >>> enc = BandPngEncoder(band_rows=2)
+    >>> img = np.zeros((5, 3, 4), dtype=np.uint8)
+    >>> a = enc.encode(img)
+    >>> img[4, 1, :3] = 200
+    >>> b = enc.encode(img)                               # bands 0-1 reused, band 2 new
+    >>> enc.reused, zlib.decompress(b[41:-16]) == zlib.decompress(rgba_png(img)[41:-16])
+    (2, True)
+    """
+
+    def __init__(self, compress_level: int = 1, band_rows: int = 16):
+        self.compress_level = compress_level
+        self.band_rows = band_rows
+        self._bands: dict = {}
+        self._shape = None
+        self.reused = 0
+
+    def encode(self, rgba) -> bytes:
+        arr = np.asarray(rgba)
+        h, w = arr.shape[:2]
+        raw = np.empty((h, 1 + 3 * w), dtype=np.uint8)
+        raw[:, 0] = 0                                 # filter type "None" for every row
+        raw[:, 1:].reshape(h, w, 3)[...] = arr[..., :3]    # one strided copy, no temporary
+        if self._shape != (h, w):
+            self._bands, self._shape = {}, (h, w)
+        parts, self.reused = [], 0
+        for start in range(0, h, self.band_rows):
+            data = raw[start:start + self.band_rows].tobytes()
+            kept = self._bands.get(start)
+            if kept is not None and kept[0] == data:
+                parts.append(kept[1])
+                self.reused += 1
+                continue
+            comp = zlib.compressobj(self.compress_level, zlib.DEFLATED, -15)
+            packed = comp.compress(data) + comp.flush(zlib.Z_FULL_FLUSH)
+            self._bands[start] = (data, packed)
+            parts.append(packed)
+        # zlib header (deflate, 32K window), the bands, a final empty block, the checksum
+        stream = (b"\x78\x01" + b"".join(parts) + b"\x03\x00"
+                  + struct.pack(">I", zlib.adler32(raw) & 0xFFFFFFFF))
+        return _png(w, h, stream)
+
+
+def _png(w: int, h: int, stream: bytes) -> bytes:
     def chunk(tag: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + tag + data
                 + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
 
     return (b"\x89PNG\r\n\x1a\n"
             + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw.tobytes(), compress_level))
+            + chunk(b"IDAT", stream)
             + chunk(b"IEND", b""))
 
 
@@ -237,6 +294,7 @@ class Explorer:
         self.animated: list = []
         self._background = None
         self._frozen_layout = None
+        self._encoder = BandPngEncoder()
 
     # ------------------------------------------------------------ to override
 
@@ -307,7 +365,7 @@ class Explorer:
         else:
             canvas.draw()
         self._freeze_layout()
-        png = rgba_png(canvas.buffer_rgba())
+        png = self._encoder.encode(canvas.buffer_rgba())
         self.png = png
         self.image.value = png
         return png

@@ -31,7 +31,14 @@ from ..errors import PoolTutorError, check_choice, check_int, check_tensor
 from ..geometry import pool_geometry
 from ..indexing import INDEX_LAYOUTS
 from .explorer import Explorer, FramesWidget, frames_widget
-from .indices import LAYOUT_USERS, MAX_ELEMENTS, index_layouts_figsize, plot_index_layouts
+from .indices import (
+    LAYOUT_USERS,
+    MAX_ELEMENTS,
+    index_layouts_figsize,
+    index_overlays,
+    move_index_layouts,
+    plot_index_layouts,
+)
 
 __all__ = ["IndexLayoutExplorer", "index_layout_frames", "TV22_INPUT"]
 
@@ -118,6 +125,7 @@ class IndexLayoutExplorer(Explorer):
             for name in _AXIS_NAMES[len(spatial)]
         )
         self.plot = None
+        self._key = None
         self._syncing = False
         super().__init__(
             controls=[[self.n, self.c, *self.out],
@@ -167,10 +175,19 @@ class IndexLayoutExplorer(Explorer):
 
     def draw(self) -> dict[str, Any]:
         out_index = self.out_index
-        plot = plot_index_layouts(self.x, self.kernel.value, self.stride.value,
-                                  self.padding.value, pad_taps=self.pad_taps.value,
-                                  out_index=out_index, table=False, fig=self.figure)
+        key = (self.kernel.value, self.stride.value, self.padding.value, self.pad_taps.value)
+        plot = None
+        if self.plot is not None and key == self._key:
+            # another cell of the same pooling: only the marks and titles move (blitted
+            # over the cached background); None for another plane
+            plot = move_index_layouts(self.plot, out_index)
+        if plot is None:
+            plot = plot_index_layouts(self.x, *key[:3], pad_taps=key[3], out_index=out_index,
+                                      table=False, fig=self.figure)
+            self._key = key
+            self.invalidate()
         self.plot = plot
+        self.animated = index_overlays(plot)
         table = "\n".join(f"  {lay:<16s}{plot.numbers[lay]:>5d}   {LAYOUT_USERS[lay]}"
                           for lay in INDEX_LAYOUTS)
         self.set_explain(plot.result.explain(*out_index)

@@ -46,7 +46,9 @@ __all__ = [
     "index_layouts_figsize",
     "keep_axes",
     "prepare_figure",
+    "index_overlays",
     "layout_numbers",
+    "move_index_layouts",
     "path_arrows",
     "plot_index_layouts",
     "winner_numbers",
@@ -339,12 +341,9 @@ def _draw_path(ax, canvas, numbers, color, size, points_per_unit: float = 20.0):
     ``"path-heads"``).  ``points_per_unit`` (the size of a cell in points) only sets
     where a line stops under its head.
     """
-    from matplotlib.collections import PathCollection
     from matplotlib.colors import to_rgba
     from matplotlib.path import Path
-    from matplotlib.transforms import Affine2D
 
-    fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
     pairs = _path_pairs(canvas, numbers)
     scale = min(1.0, points_per_unit / 22.0)        # small cells: finer arrows
     lines, heads, tips, widths, dashes, colors, arrows = [], [], [], [], [], [], []
@@ -386,17 +385,29 @@ def _draw_path(ax, canvas, numbers, color, size, points_per_unit: float = 20.0):
         arrows.append((tuple(a), tuple(b), adjacent))
     if not pairs:
         return None
-    coll = PathCollection(lines, facecolors="none", edgecolors=colors, linewidths=widths,
-                          linestyles=dashes, transform=ax.transData, zorder=3, gid="path")
+    coll, _ = _arrow_collections(ax, lines, heads, tips, widths, dashes, colors, zorder=3)
     coll.pooltutor_arrows = tuple(arrows)
+    coll.pooltutor_style = (lines, heads, tips, widths, dashes, colors)
+    return coll
+
+
+def _arrow_collections(ax, lines, heads, tips, widths, dashes, colors, *, zorder, suffix=""):
+    """The arrows' lines (gid ``"path"``) and heads (``"path-heads"``) as two collections."""
+    from matplotlib.collections import PathCollection
+    from matplotlib.transforms import Affine2D
+
+    fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
+    coll = PathCollection(lines, facecolors="none", edgecolors=colors, linewidths=widths,
+                          linestyles=dashes, transform=ax.transData, zorder=zorder,
+                          gid="path" + suffix)
     ax.add_collection(coll, autolim=False)
-    head_coll = PathCollection(heads, offsets=np.array(tips, dtype=float),
+    head_coll = PathCollection(heads, offsets=np.array(tips, dtype=float).reshape(-1, 2),
                                offset_transform=ax.transData,
                                transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
-                               facecolors=colors, edgecolors="none", linewidths=0, zorder=3,
-                               gid="path-heads")
+                               facecolors=colors, edgecolors="none", linewidths=0,
+                               zorder=zorder, gid="path-heads" + suffix)
     ax.add_collection(head_coll, autolim=False)
-    return coll
+    return coll, head_coll
 
 
 def path_arrows(ax) -> tuple:
@@ -437,31 +448,30 @@ def _steps_text(numbers) -> str:
     return "one step along  " + ",  ".join(parts) if parts else ""
 
 
-def _set_winner_number(coll, k, bold: bool) -> None:
-    """Write number ``k`` of a panel's number collection bold and black (the winner) or
-    plain grey: its glyph outline, colour and :class:`~pooltutor.viz.style.CellText`
-    record change in place."""
-    item = coll.pooltutor_texts[k]
-    item.bold, item.color = bold, ("black" if bold else "#333333")
-    key = coll.pooltutor_keys[k]
-    key = key[:-1] + (bold,)
-    coll.pooltutor_keys[k] = key
-    paths = coll.get_paths()
-    paths[k] = style.TextCollection.glyphs(key)
-    colors = coll.get_facecolor()
-    from matplotlib.colors import to_rgba
+#: Stacking of the moving marks of a panel, above its static content (cells 1, arrows 3,
+#: numbers 4): drawn last in a plot and in an explorer's blitting alike (same picture).
+_Z_FILL, _Z_ARROWS, _Z_WINDOW, _Z_NUMBER, _Z_MARK = 4.1, 4.2, 4.3, 4.4, 5.0
 
-    colors[k] = to_rgba(item.color)
-    coll.set_facecolor(colors)
-    coll.stale = True
+
+def _overlay(artist):
+    """Mark ``artist`` as a moving mark (:func:`move_index_layouts` replaces it), kept out of
+    the layout like every cell artist (:func:`_out_of_layout`)."""
+    artist.pooltutor_overlay = True
+    artist.set_in_layout(False)
+    return artist
+
+
+def _remove_overlays(ax) -> None:
+    for artist in [a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)]:
+        artist.remove()
 
 
 def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size,
                        cell_pt=20.0):
-    """One layout panel.  What depends on the layout only (cells, numbers, flattening
-    arrows, plane labels) is built once per Axes and kept (``pooltutor_static``) by
-    :func:`prepare_figure`; each call moves the winner's bold number and redraws the
-    window and winner marks."""
+    """One layout panel.  What depends on the layout only (cells, numbers in grey,
+    flattening arrows, plane labels) is built once per Axes and kept
+    (``pooltutor_static``) by :func:`prepare_figure`; each call draws the moving marks
+    (:func:`_layout_overlays`)."""
     from matplotlib.collections import PatchCollection
     from matplotlib.patches import Rectangle
 
@@ -489,34 +499,111 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
                             points_per_unit=cell_pt)
         _plane_labels(labels, canvas, size)
         coll = labels.draw(ax, zorder=4)
-        coll.pooltutor_keys = list(labels._keys)
         made = [grid, coll] + [a for a in ax.collections if a.get_gid() == "path-heads"]
         if arrows is not None:
             made.append(arrows)
         for artist in made:
             artist.pooltutor_static = True
         static = ax._pooltutor_static = {"key": key, "numbers": coll, "where": where,
-                                         "bold": None}
+                                         "arrows": arrows, "canvas": canvas, "size": size}
         _frame_axes(ax, canvas)
-    coll = static["numbers"]
-    k = static["where"].get(tuple(position)) if position is not None else None
-    if static["bold"] != k:
-        if static["bold"] is not None:
-            _set_winner_number(coll, static["bold"], False)
-        if k is not None:
-            _set_winner_number(coll, k, True)
-        static["bold"] = k
-    for n, c, pos in window_cells:
-        x, y = canvas.xy(n, c, pos)
-        # add_artist: the limits are set, no data-limit update per patch
-        ax.add_artist(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False,
-                                edgecolor=style.WINDOW_COLOR, linewidth=1.6,
-                                linestyle=(0, (2, 1.5)), zorder=2, gid="window"))
+    _layout_overlays(ax, position, window_cells)
+
+
+def _layout_overlays(ax, position, window_cells) -> None:
+    """The moving marks of a layout panel, above its static content: the winner cell filled,
+    the arrows through it drawn again over the fill (clipped to the cell), the window cells
+    outlined, the winner's number in bold black (gid ``"winner-number"``; the static grey
+    number lies under the fill) and the winner mark."""
+    from matplotlib.patches import Rectangle
+
+    static = ax._pooltutor_static
+    canvas = static["canvas"]
+    _remove_overlays(ax)
     if position is not None:
         x, y = canvas.xy(position[0], position[1], position[2:])
-        ax.add_artist(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR,
-                                edgecolor="none", alpha=0.85, zorder=1.5, gid="winner-fill"))
-        style.mark_cell(ax, (y, x))
+        fill = static.get("fill")
+        if fill is None:         # made once per panel and moved (making patches is costly)
+            fill = static["fill"] = _overlay(Rectangle(
+                (x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR, edgecolor="none",
+                alpha=0.85, zorder=_Z_FILL, gid="winner-fill"))
+        fill.set_xy((x - 0.5, y - 0.5))
+        _readd(ax, [fill])
+        _readd(ax, _winner_arrows(ax, static, x, y))
+    if window_cells:
+        # one collection, kept and moved (``pooltutor_cells``: (row, col) = (y, x))
+        cells = [canvas.xy(n, c, pos)[::-1] for n, c, pos in window_cells]
+        window = static.get("window")
+        if window is None:
+            window = static["window"] = _overlay(style.cell_squares(
+                ax, cells, "window", facecolors="none", edgecolors=style.WINDOW_COLOR,
+                linewidths=1.6, linestyles=[(0, (2, 1.5))], zorder=_Z_WINDOW))
+        else:
+            window.set_verts([[(j - 0.5, i - 0.5), (j + 0.5, i - 0.5), (j + 0.5, i + 0.5),
+                               (j - 0.5, i + 0.5)] for i, j in cells])
+            window.pooltutor_cells = tuple((round(i), round(j)) for i, j in cells)
+            _readd(ax, [window])
+    if position is not None:
+        k = static["where"][tuple(position)]
+        bold = static.setdefault("bold", {})
+        if k not in bold:
+            item = static["numbers"].pooltutor_texts[k]
+            text = style.TextCollection()
+            text.add(item.x, item.y, item.text, item.size, "black", gid="winner-number",
+                     bold=True)
+            bold[k] = _overlay(text.draw(ax, zorder=_Z_NUMBER, gid="winner-number"))
+        else:
+            _readd(ax, [bold[k]])
+        mark = static.get("mark")
+        if mark is None:
+            mark = static["mark"] = _overlay(style.mark_cell(ax, (y, x), autolim=False))
+            mark.set_zorder(_Z_MARK)
+        mark.set_xy((x - 0.42, y - 0.42))                 # as style.mark_cell places it
+        _readd(ax, [mark])
+
+
+def _readd(ax, artists) -> None:
+    """Put kept overlay artists back on ``ax`` (making collections and patches is costly)."""
+    from matplotlib.collections import Collection
+
+    for artist in artists:
+        if artist.axes is None:
+            if isinstance(artist, Collection):
+                ax.add_collection(artist, autolim=False)
+            else:
+                ax.add_artist(artist)
+
+
+def _winner_arrows(ax, static, x, y) -> list:
+    """The arrows through the winner cell at ``(x, y)``, clipped to the cell (kept per cell)."""
+    from matplotlib.transforms import Bbox, TransformedBbox
+
+    arrows = static["arrows"]
+    if arrows is None:
+        return []
+    kept = static.setdefault("winner_arrows", {})
+    if (x, y) in kept:
+        return kept[(x, y)]
+    lines, heads, tips, widths, dashes, colors = arrows.pooltutor_style
+    ext = static.get("extents")
+    if ext is None:     # the lines' control-point boxes (they hold each curve)
+        ext = static["extents"] = np.array(
+            [(*v.min(axis=0), *v.max(axis=0)) for v in (p.vertices for p in lines)])
+    # the lines that may pass through the cell (a head reaches 0.5 past its line)
+    keep = np.nonzero((ext[:, 0] <= x + 1) & (ext[:, 2] >= x - 1)
+                      & (ext[:, 1] <= y + 1) & (ext[:, 3] >= y - 1))[0].tolist()
+    colls = []
+    if keep:
+        clip = TransformedBbox(Bbox.from_extents(x - 0.5, y - 0.5, x + 0.5, y + 0.5),
+                               ax.transData)
+        colls = list(_arrow_collections(
+            ax, *([seq[i] for i in keep] for seq in (lines, heads, tips, widths, dashes, colors)),
+            zorder=_Z_ARROWS, suffix="-winner"))
+        for coll in colls:
+            coll.set_clip_box(clip)
+            _overlay(coll)
+    kept[(x, y)] = colls
+    return colls
 
 
 def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
@@ -527,7 +614,6 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
     collection (gid ``"outside"``), every text (values, padding labels, row / column
     indices, axis names) in one text collection, no axis machinery.
     """
-    from .adaptive import mark_winner
     from .heatmaps import _grid, _index_labels, _tick_range
 
     x = result.input
@@ -548,13 +634,8 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
         for d in range(depth):
             _grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0),
                   cell_inches=cell_inches, labels=labels)
-        cells = [(d * (height + 1) + h, w)
-                 for d in taps[0][0] for h in taps[1][0] for w in taps[2][0]
-                 if 0 <= d < depth and 0 <= h < height and 0 <= w < width]
-        style.outline_cells(ax, cells, label="window", autolim=False)
-        if position is not None:
-            d, h, w = position[2:]
-            mark_winner(ax, (d * (height + 1) + h, w))
+        ax._pooltutor_input = {"plane": (n, c), "extent": None, "rule": None}
+        _input_overlays(ax, result, out_index, position)
         ax.set_xlim(-0.5, width - 0.5)
         ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
         for d in range(depth):
@@ -618,14 +699,9 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
         for i, j in out_cells:
             labels.add(j, i, "out", max(4.5, min(size - 3.5, 0.3 * cell_inches * 72)),
                        "#777777", gid="outside-text")
-    for patch in style.outline_cells(ax, [(r, cc) for r in tap_rows for cc in tap_cols],
-                                     label="window", linewidth=3, autolim=False):
-        patch.set_clip_on(False)           # an outline on the edge cells is drawn whole
-        patch.set_zorder(3)
-    if position is not None:
-        spatial = position[2:]
-        cell = (0, spatial[0]) if plane.ndim == 1 else spatial
-        mark_winner(ax, cell)
+    rule = _PAD_TEXT[pad_taps] if padding.any() and not written else None
+    ax._pooltutor_input = {"plane": (n, c), "extent": (r_lo, r_hi, c_lo, c_hi), "rule": rule}
+    _input_overlays(ax, result, out_index, position)
     # room inside the Axes for the indices and axis names (texts stay out of the layout)
     cell_pt = cell_inches * 72.0
     left = (0.0 if plane.ndim == 1 else (1.9 * tick + 8 + 1.2 * tick) / cell_pt)
@@ -642,7 +718,51 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
                    gid="axis-label", ha="right-center", dx=-(1.9 * tick + 8))
     labels.draw(ax)
     # cells too small for the padding rule: the caller puts it in the title
-    return _PAD_TEXT[pad_taps] if padding.any() and not written else None
+    return rule
+
+
+def _input_extent(result, out_index) -> tuple[int, int, int, int]:
+    """Rows and columns ``(r_lo, r_hi, c_lo, c_hi)`` of a 1-D / 2-D input panel: the padded
+    plane, extended to any ceil-mode overhang of the window of ``out_index``."""
+    geom = result.geometry
+    taps = geom.window(tuple(out_index[2:]))
+    pads = [(a.pad_begin, a.pad_end) for a in geom.axes]
+    shape = result.input.shape[2:]
+    if len(shape) == 1:
+        pads, shape = [(0, 0)] + pads, (1,) + tuple(shape)
+        tap_rows, tap_cols = (0,), taps[0][0]
+    else:
+        tap_rows, tap_cols = taps[0][0], taps[1][0]
+    return (min(-pads[0][0], min(tap_rows)), max(shape[0] + pads[0][1], max(tap_rows) + 1),
+            min(-pads[1][0], min(tap_cols)), max(shape[1] + pads[1][1], max(tap_cols) + 1))
+
+
+def _input_overlays(ax, result, out_index, position) -> None:
+    """The moving marks of the input panel: the window's cells outlined (gid
+    ``"window"``, not clipped: an outline on an edge cell is drawn whole) and the winner."""
+    _remove_overlays(ax)
+    taps = result.geometry.window(tuple(out_index[2:]))
+    shape = result.input.shape[2:]
+    if len(shape) == 3:
+        depth, height, width = shape
+        cells = [(d * (height + 1) + h, w)
+                 for d in taps[0][0] for h in taps[1][0] for w in taps[2][0]
+                 if 0 <= d < depth and 0 <= h < height and 0 <= w < width]
+        for patch in style.outline_cells(ax, cells, label="window", autolim=False):
+            _overlay(patch)
+        if position is not None:
+            d, h, w = position[2:]
+            _overlay(style.mark_cell(ax, (d * (height + 1) + h, w), autolim=False))
+        return
+    tap_rows, tap_cols = ((0,), taps[0][0]) if len(shape) == 1 else (taps[0][0], taps[1][0])
+    for patch in style.outline_cells(ax, [(r, cc) for r in tap_rows for cc in tap_cols],
+                                     label="window", linewidth=3, autolim=False):
+        patch.set_zorder(3)
+        _overlay(patch)
+    if position is not None:
+        spatial = position[2:]
+        _overlay(style.mark_cell(ax, (0, spatial[0]) if len(shape) == 1 else spatial,
+                                 autolim=False))
 
 
 def _max_pad(result) -> int:
@@ -781,6 +901,52 @@ def _position_text(position) -> str:
     return f"{names} = {tuple(position)}"
 
 
+def _winner(result, out_index, layouts):
+    """The winner's number per layout, its position ``(n, c, *spatial)`` (None: no input
+    element won) and the window's input cells ``(n, c, taps)`` for the layout panels."""
+    shape = result.input.shape
+    numbers = winner_numbers(result, out_index, layouts)
+    plane_idx = int(convert_indices(result.indices, shape, result.index_layout,
+                                    "plane")[out_index])
+    position = None
+    if plane_idx >= 0:
+        position = (out_index[0], out_index[1]) + tuple(
+            int(v) for v in np.unravel_index(plane_idx, shape[2:]))
+    n, c = out_index[:2]
+    per_axis = result.geometry.window(out_index[2:])
+    window_cells = []
+    for combo in np.ndindex(*(len(t) for t, _ in per_axis)):
+        taps = tuple(per_axis[a][0][j] for a, j in enumerate(combo))
+        if all(0 <= t < s for t, s in zip(taps, shape[2:], strict=False)):
+            window_cells.append((n, c, taps))
+    return numbers, position, window_cells
+
+
+def _input_title(result, out_index, position, rule) -> str:
+    op = "adaptive max" if result.op == "adaptive_max" else "max"
+    if position is None:
+        won = "no input element won: index -1"
+    else:
+        value = style.format_value(result.input[position])
+        where = position[2:]
+        names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
+        won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
+    if rule is not None:
+        won += f";  padding (hatched): {rule}"
+    n, c = out_index[:2]
+    return f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n{won}"
+
+
+def _layout_title(lay, number) -> str:
+    return f"{lay!r}: winner \u2192 {number}\n{LAYOUT_USERS_SHORT[lay]}"
+
+
+def _suptitle(result, out_index, position) -> str:
+    where = _position_text(position) if position is not None else "no input element (index -1)"
+    return (f"Max-pool index layouts: x shape {result.input.shape}, {_params_text(result)}\n"
+            f"winner of output {out_index}: {where}")
+
+
 def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
                        rounding: str = "floor", pad_taps: str = "skip", out_index=None,
                        layouts=INDEX_LAYOUTS, table: bool = True, fig=None) -> IndexLayoutsPlot:
@@ -859,22 +1025,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
             f"need at most {MAX_ELEMENTS}"
         )
     out_index = _check_out_index(out_index, result.output.shape)
-    numbers = winner_numbers(result, out_index, layouts)
-    plane_idx = int(convert_indices(result.indices, shape, result.index_layout,
-                                    "plane")[out_index])
-    position = None
-    if plane_idx >= 0:
-        position = (out_index[0], out_index[1]) + tuple(
-            int(v) for v in np.unravel_index(plane_idx, shape[2:]))
-
-    # the window's input cells, for the layout panels
-    n, c = out_index[:2]
-    per_axis = result.geometry.window(out_index[2:])
-    window_cells = []
-    for combo in np.ndindex(*(len(t) for t, _ in per_axis)):
-        taps = tuple(per_axis[a][0][j] for a, j in enumerate(combo))
-        if all(0 <= t < s for t, s in zip(taps, shape[2:], strict=False)):
-            window_cells.append((n, c, taps))
+    numbers, position, window_cells = _winner(result, out_index, layouts)
 
     canvas = _Canvas(shape)
     size = _font(canvas)
@@ -905,18 +1056,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     input_cell = cell_pt / 72.0 * (max(rows_in, cols_in) + 1.0) / (max(shape[2:]) + 2.5
                                                                      + 2 * _max_pad(result))
     rule = _draw_input_panel(input_ax, result, out_index, position, size, input_cell)
-    op = "adaptive max" if result.op == "adaptive_max" else "max"
-    if position is None:
-        won = "no input element won: index -1"
-    else:
-        value = style.format_value(result.input[position])
-        where = position[2:]
-        names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
-        won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
-    if rule is not None:
-        won += f";  padding (hatched): {rule}"
-    input_ax.set_title(f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n"
-                       f"{won}", fontsize=size)
+    input_ax.set_title(_input_title(result, out_index, position, rule), fontsize=size)
 
     layout_axes = {}
     for k, lay in enumerate(layouts, start=1):
@@ -924,8 +1064,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         nums = layout_numbers(shape, lay)
         _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, number_size,
                            cell_pt)
-        ax.set_title(f"{lay!r}: winner \u2192 {numbers[lay]}\n{LAYOUT_USERS_SHORT[lay]}",
-                     fontsize=size, color=LAYOUT_COLORS[lay])
+        ax.set_title(_layout_title(lay, numbers[lay]), fontsize=size, color=LAYOUT_COLORS[lay])
         ax.set_xlabel(_steps_text(nums), fontsize=size - 1.5, color="#444444")
         layout_axes[lay] = ax
 
@@ -935,8 +1074,68 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         _draw_table(table_ax, layouts, numbers, size)
     for ax in (input_ax, *layout_axes.values()):
         _out_of_layout(ax)
-    where = _position_text(position) if position is not None else "no input element (index -1)"
-    fig.suptitle(f"Max-pool index layouts: x shape {shape}, {_params_text(result)}\n"
-                 f"winner of output {out_index}: {where}", fontsize=size + 1.5)
+    kept_y = fig._suptitle.get_position()[1] if fig._suptitle is not None else None
+    fig.suptitle(_suptitle(result, out_index, position), fontsize=size + 1.5)
+    if kept_y is not None:
+        # where the (possibly frozen) constrained layout put it; fig.suptitle resets y
+        fig._suptitle.set_y(kept_y)
     return IndexLayoutsPlot(fig, input_ax, MappingProxyType(layout_axes), table_ax,
                             MappingProxyType(numbers), position, out_index, result)
+
+
+def move_index_layouts(plot: IndexLayoutsPlot, out_index) -> IndexLayoutsPlot | None:
+    """Show another output cell of the same plane on an existing plot: only the moving marks
+    (window, winner, its bold number), the titles and the table change; nothing else is
+    redrawn and the pooling is not run again.
+
+    Returns the new :class:`IndexLayoutsPlot`, or None when the cell cannot be shown this
+    way (another ``(n, c)`` plane, a ceil-mode window that widens the input panel, a
+    figure that has drawn something else since): then call :func:`plot_index_layouts`.
+
+    >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+    >>> p = plot_index_layouts(x, 2, 2, out_index=(0, 0))
+    >>> q = move_index_layouts(p, (0, 0, 1, 1))
+    >>> q.position, q.numbers["plane"], q.input_ax.get_title().splitlines()[1]
+    ((0, 0, 3, 3), 15, 'max 15 at (h, w) = (3, 3)')
+    """
+    result = plot.result
+    out_index = _check_out_index(out_index, result.output.shape)
+    ax = plot.input_ax
+    info = getattr(ax, "_pooltutor_input", None)
+    layouts = tuple(plot.layout_axes)
+    fig = plot.figure
+    if (info is None or info["plane"] != tuple(out_index[:2])
+            or getattr(fig, "_pooltutor_axes", None) is None
+            or any(a not in fig.axes for a in (ax, *plot.layout_axes.values()))
+            or any(getattr(a, "_pooltutor_static", None) is None
+                   for a in plot.layout_axes.values())
+            or (info["extent"] is not None
+                and _input_extent(result, out_index) != info["extent"])):
+        return None
+    numbers, position, window_cells = _winner(result, out_index, layouts)
+    _input_overlays(ax, result, out_index, position)
+    ax.title.set_text(_input_title(result, out_index, position, info["rule"]))
+    for lay, lax in plot.layout_axes.items():
+        _layout_overlays(lax, position, window_cells)
+        lax.title.set_text(_layout_title(lay, numbers[lay]))
+    if plot.table_ax is not None:
+        cells = plot.table_ax.tables[0].get_celld()
+        for r, lay in enumerate(layouts, start=1):
+            cells[(r, 1)].get_text().set_text(str(numbers[lay]))
+    fig._suptitle.set_text(_suptitle(result, out_index, position))
+    return IndexLayoutsPlot(fig, ax, plot.layout_axes, plot.table_ax,
+                            MappingProxyType(numbers), position, out_index, result)
+
+
+def index_overlays(plot: IndexLayoutsPlot) -> list:
+    """What changes from one output cell to the next (:func:`move_index_layouts`): the
+    moving marks of every panel (in drawing order), the titles, the table, the suptitle.
+    An explorer redraws only these on a cached background (blitting)."""
+    found = []
+    for ax in (plot.input_ax, *plot.layout_axes.values()):
+        marks = [a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)]
+        found += sorted(marks, key=lambda a: a.get_zorder()) + [ax.title]
+    if plot.table_ax is not None:
+        found += list(plot.table_ax.tables)
+    found.append(plot.figure._suptitle)
+    return found

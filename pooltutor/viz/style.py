@@ -518,11 +518,13 @@ def rim_effects(linewidth: float = 3.5):
             patheffects.Normal()]
 
 
-def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewidth=3.5):
+def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewidth=3.5,
+              autolim=True):
     """Mark one cell strongly (the winner of a max pool, the current output cell).
 
     The square always has a dark rim on both sides (:func:`rim_effects`), so
     that the yellow winner mark stays visible on the yellow end of viridis.
+    ``autolim=False`` leaves the data limits alone (for Axes whose limits are set).
 
     >>> from matplotlib.figure import Figure
     >>> p = mark_cell(Figure().add_subplot(), (1, 2))
@@ -535,5 +537,8 @@ def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewid
     patch = Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, edgecolor=color,
                       linewidth=linewidth, gid=gid, label=label, zorder=5,
                       path_effects=rim_effects(linewidth))
-    ax.add_patch(patch)
+    if autolim:
+        ax.add_patch(patch)
+    else:                       # the limits are set: no data-limit update (cheaper)
+        ax.add_artist(patch)
     return patch
