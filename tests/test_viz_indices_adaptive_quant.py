@@ -461,6 +461,37 @@ def test_move_index_layouts_refuses_what_it_cannot_move():
         move_index_layouts(p, (0, 1, 0, 5))
 
 
+def _bins_facts(plot):
+    ax = plot.ax
+    return {"title": ax.get_title(), "winner": [cell_of(w) for w in patches(ax, "winner")],
+            "window": sorted((round(w.get_x(), 3), round(w.get_y(), 3), w.get_gid())
+                             for w in ax.patches if w.get_gid() == "window"),
+            "highlight": sorted(cell_of(h) for h in patches(ax, "highlight"))}
+
+
+@pytest.mark.parametrize("params", [dict(input_size=16, output_size=5),
+                                    dict(input_size=7, output_size=4, op="avg"),
+                                    dict(input_size=5, output_size=9)])
+def test_adaptive_explorer_1d_steps_blit_the_same_picture_as_a_full_draw(params):
+    e = AdaptiveBinsExplorer(dpi=LOW, **params)
+    fresh = AdaptiveBinsExplorer(dpi=LOW, **params)
+    bins_patches = e.plot.bins
+    for cell in [1, 3, 0, 3]:
+        e.cell[1].value = cell
+        assert e.plot.bins is bins_patches and e._background is not None     # a step: blitted
+        assert e.state["out_index"] == (cell,)
+        fresh.plot = fresh._key = None
+        with fresh._hold():
+            fresh.cell[1].value = cell
+        fresh.safe_update()                                                   # from scratch
+        assert fresh.plot.bins is not bins_patches
+        assert e.png == fresh.png                                             # same pixels
+        assert _bins_facts(e.plot) == _bins_facts(fresh.plot)
+        assert e.state == fresh.state and e.explain_text == fresh.explain_text
+    e.out_size[1].value = 3                                  # a parameter: drawn again
+    assert e.plot.bins is not bins_patches and len(e.plot.bins) == 3
+
+
 def test_index_explorer_invalid_combination_shows_a_reason():
     e = IndexLayoutExplorer(np.arange(6.0).reshape(1, 1, 2, 3), dpi=LOW)
     good = dict(e.state)

@@ -41,7 +41,9 @@ __all__ = [
     "adaptive_bins_figsize",
     "fixed_pool_contrast",
     "bin_lanes",
+    "adaptive_overlays",
     "mark_winner",
+    "move_adaptive_bins",
     "plot_adaptive_bins",
 ]
 
@@ -269,11 +271,20 @@ def _draw_bars(ax, spans, lanes, y0, labels, short, colors, cell_in, *, dashed=F
             ax.text((start + stop - 1) / 2, y, text, ha="center", va="center", fontsize=fontsize,
                     color="black", zorder=4, gid=f"{gid}-label")
         if highlight == i:
-            ax.add_patch(FancyBboxPatch((start - 0.47, y - 0.36), stop - start - 0.06, 0.72,
-                                        boxstyle="round,pad=0,rounding_size=0.14", fill=False,
-                                        edgecolor=style.WINDOW_COLOR, linewidth=3, zorder=3,
-                                        gid="window"))
+            _bar_highlight(ax, start, stop, y)
     return patches
+
+
+def _bar_highlight(ax, start, stop, y):
+    """The window outline around the bar ``[start, stop)`` at height ``y`` (a moving mark)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    patch = FancyBboxPatch((start - 0.47, y - 0.36), stop - start - 0.06, 0.72,
+                           boxstyle="round,pad=0,rounding_size=0.14", fill=False,
+                           edgecolor=style.WINDOW_COLOR, linewidth=3, zorder=3, gid="window")
+    ax.add_artist(patch)
+    patch.pooltutor_overlay = True
+    return patch
 
 
 def _value_cells(ax, centers, values, y, vmin, vmax, gid, fontsize):
@@ -315,9 +326,6 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         style.draw_grid(ax, values[None, :], vmin=vmin, vmax=vmax, annotate=True)
         for t in ax.texts:
             t.set_fontsize(fontsize)
-    style.outline_cells(ax, [(0, j) for j in range(*bins[o])], linewidth=3)
-    if winner is not None:
-        mark_winner(ax, (0, winner[0]))
 
     # the bins, overlapping ones on separate lanes
     y_bins = 1.25
@@ -329,8 +337,9 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         labels = [f"y{i} = {style.format_value(result[i])}" for i in range(len(bins))]
         short = [style.format_value(result[i]) for i in range(len(bins))]
     patches = _draw_bars(ax, bins, lanes, y_bins, labels, short,
-                         [_color(i) for i in range(len(bins))], cell_in, highlight=o,
-                         fontsize=fontsize)
+                         [_color(i) for i in range(len(bins))], cell_in, fontsize=fontsize)
+    marks = {"bins": bins, "bar_y": [y_bins + 0.85 * lane for lane in lanes], "values": values,
+             "result": result}
     ticks.append(y_bins)
     tick_labels.append("bins")
     y = y_bins + 0.85 * max(lanes)
@@ -343,7 +352,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         if not aligned:         # O > I: bins repeat, so the cells go side by side
             centers = list(range(len(bins)))
         _value_cells(ax, centers, result, y, vmin, vmax, "output", fontsize)
-        style.mark_cell(ax, (y, centers[o]), color=style.HIGHLIGHT_COLOR, gid="highlight")
+        marks["output"] = (y, centers)
         ticks.append(y)
         tick_labels.append(f"adaptive {op}")
 
@@ -351,12 +360,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
              f"[floor(i\u00b7I/O), ceil((i+1)\u00b7I/O))"]
     overlap = (f"bins overlap ({size} % {a.output_size} = {size % a.output_size})"
                if a.overlapping else f"bins tile the input ({size} % {a.output_size} = 0)")
-    focus = f"output {o}: bin {_bin_text([bins[o]])}"
-    if winner is not None:
-        focus += f", max {style.format_value(values[winner[0]])} at w={winner[0]}"
-    elif result is not None:
-        focus += f", average {style.format_value(result[o])}"
-    title.append(f"{overlap};   {focus}")
+    title.append(overlap)
 
     if show_fixed and fixed is None:
         title.append(f"no fixed-pool workaround: I={size} < O={a.output_size} gives "
@@ -387,8 +391,8 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
             fshort = [style.format_value(v) for v in fixed_result]
         edges = [style.RIGHT_COLOR if same else style.WRONG_COLOR for same in fixed.same[0]]
         _draw_bars(ax, wins, f_lanes, y, flabels, fshort, ["#bdbdbd"] * len(wins), cell_in,
-                   dashed=True, gid="fixed-window", edge_colors=edges, highlight=o,
-                   fontsize=fontsize)
+                   dashed=True, gid="fixed-window", edge_colors=edges, fontsize=fontsize)
+        marks["windows"] = (wins, [y + 0.85 * lane for lane in f_lanes])
         ticks.append(y)
         tick_labels.append("windows")
         y += 0.85 * max(f_lanes)
@@ -396,7 +400,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
             y += 1.3
             centers = [(s0 + s1 - 1) / 2 for s0, s1 in wins]
             _value_cells(ax, centers, fixed_result, y, vmin, vmax, "fixed-output", fontsize)
-            style.mark_cell(ax, (y, centers[o]), color=style.HIGHLIGHT_COLOR, gid="highlight")
+            marks["fixed_output"] = (y, centers)
             for c, v, r in zip(centers, fixed_result, result, strict=True):
                 if not np.isclose(v, r, equal_nan=True):
                     ax.add_patch(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
@@ -414,9 +418,48 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     ax.set_xlabel("w (input position)", fontsize=fontsize - 0.5)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    ax.set_title("\n".join(title), fontsize=fontsize + 0.5)
+    marks["title"] = title
+    ax._pooltutor_marks = marks
+    ax.set_title("", fontsize=fontsize + 0.5)
+    _marks_1d(ax, o, winner)
     _out_of_layout(ax)
     return ax, ax, (ax if show_fixed else None), tuple(patches), winner
+
+
+def _marks_1d(ax, o, winner) -> None:
+    """What marks output cell ``o`` of a 1-D bins plot (drawn above the rest, and moved by
+    :func:`move_adaptive_bins`): the bin's cells outlined on the input, its maximum, its
+    bar and window outlined, its output cells highlighted; and the title naming it."""
+    marks = ax._pooltutor_marks
+    for artist in [a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)]:
+        artist.remove()
+    bins, values, result = marks["bins"], marks["values"], marks["result"]
+    made = style.outline_cells(ax, [(0, j) for j in range(*bins[o])], linewidth=3,
+                               autolim=False)
+    for patch in made:
+        patch.set_zorder(4.5)           # above the values: drawn last in a blit as well
+    if winner is not None:
+        made.append(style.mark_cell(ax, (0, winner[0]), autolim=False))
+    made.append(_bar_highlight(ax, *bins[o], marks["bar_y"][o]))
+    if "windows" in marks:
+        wins, ys = marks["windows"]
+        made.append(_bar_highlight(ax, *wins[o], ys[o]))
+    for key in ("output", "fixed_output"):
+        if key in marks:
+            y, centers = marks[key]
+            made.append(style.mark_cell(ax, (y, centers[o]), color=style.HIGHLIGHT_COLOR,
+                                        gid="highlight", autolim=False))
+    for artist in made:
+        artist.pooltutor_overlay = True
+        artist.set_in_layout(False)
+    focus = f"output {o}: bin {_bin_text([bins[o]])}"
+    if winner is not None:
+        focus += f", max {style.format_value(values[winner[0]])} at w={winner[0]}"
+    elif result is not None:
+        focus += f", average {style.format_value(result[o])}"
+    title = list(marks["title"])
+    title[1] = f"{title[1]};   {focus}"
+    ax.title.set_text("\n".join(title))
 
 
 def _annotated_grid(ax, values, vmin, vmax, size=10.5):
@@ -748,5 +791,41 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
                                                  result, fixed, fixed_result, winner, cell_in)
     if kept is None:
         keep_axes(fig, source.made)
+    if len(shape) == 1:
+        ax._pooltutor_marks["winners"] = (None if result is None or op != "max" else
+                                          pooled.indices[0, 0])
     return AdaptiveBinsPlot(fig, ax, out_ax, fixed_ax, geom, patches, out_index, winner,
                             result, fixed, fixed_result)
+
+
+def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | None:
+    """Highlight another output cell on an existing 1-D plot: only its marks (the bin's
+    outline, maximum, bar and window outlines, output highlights) and the title change; the
+    pooling does not run again.  None for a 2-D plot, or a figure that drew something else
+    since (then call :func:`plot_adaptive_bins`).
+
+    >>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5, 9, 2]), 4)
+    >>> q = move_adaptive_bins(p, 2)
+    >>> q.winner, q.ax.get_title().splitlines()[1].split(";")[-1].strip()
+    ((5,), 'output 2: bin [3,6), max 9 at w=5')
+    """
+    marks = getattr(plot.ax, "_pooltutor_marks", None)
+    if (len(plot.geometry.input_shape) != 1 or marks is None
+            or plot.ax not in plot.figure.axes):
+        return None
+    out_index = _check_out_index(out_index, plot.geometry.output_shape)
+    winners = marks["winners"]
+    winner = None
+    if winners is not None and int(winners[out_index]) >= 0:
+        winner = (int(winners[out_index]),)
+    _marks_1d(plot.ax, out_index[0], winner)
+    return AdaptiveBinsPlot(plot.figure, plot.ax, plot.output_ax, plot.fixed_ax, plot.geometry,
+                            plot.bins, out_index, winner, plot.output, plot.fixed,
+                            plot.fixed_output)
+
+
+def adaptive_overlays(plot: AdaptiveBinsPlot) -> list:
+    """What :func:`move_adaptive_bins` changes (marks in drawing order, then the title): an
+    explorer redraws only these on a cached background."""
+    marks = [a for a in plot.ax.get_children() if getattr(a, "pooltutor_overlay", False)]
+    return sorted(marks, key=lambda a: a.get_zorder()) + [plot.ax.title]

@@ -28,7 +28,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
-from .adaptive import MAX_SIDE, adaptive_bins_figsize, plot_adaptive_bins
+from .adaptive import (
+    MAX_SIDE,
+    adaptive_bins_figsize,
+    adaptive_overlays,
+    move_adaptive_bins,
+    plot_adaptive_bins,
+)
 from .explorer import Explorer, FramesWidget, frames_widget
 
 __all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "pi_digits"]
@@ -138,6 +144,7 @@ class AdaptiveBinsExplorer(Explorer):
                                            description="fixed-pool export workaround",
                                            indent=False)
         self.plot = None
+        self._key = None
         self._syncing = False
         super().__init__(
             controls=[[self.ndim, self.op, self.show_fixed],
@@ -206,10 +213,20 @@ class AdaptiveBinsExplorer(Explorer):
         outs = tuple(self.out_size[a].value for a in self._axes())
         out_index = self.out_index
         show_fixed = self.show_fixed.value
-        self.figure.set_size_inches(adaptive_bins_figsize(x, outs, show_fixed))
-        plot = plot_adaptive_bins(x, outs, out_index, op=self.op.value, show_fixed=show_fixed,
-                                  fig=self.figure)
+        key = (x.shape, outs, self.op.value, show_fixed)
+        plot = None
+        if self.plot is not None and key == self._key:
+            # another cell of the same 1-D bins: only its marks and the title move (blitted
+            # over the cached background); None in 2-D
+            plot = move_adaptive_bins(self.plot, out_index)
+        if plot is None:
+            self.figure.set_size_inches(adaptive_bins_figsize(x, outs, show_fixed))
+            plot = plot_adaptive_bins(x, outs, out_index, op=self.op.value,
+                                      show_fixed=show_fixed, fig=self.figure)
+            self._key = key
+            self.invalidate()
         self.plot = plot
+        self.animated = adaptive_overlays(plot) if len(outs) == 1 else []
         if show_fixed and plot.fixed is None:
             axis = next(i for i, (a, o) in enumerate(zip(x.shape, outs, strict=True)) if a < o)
             warnings.warn(f"no fixed-pool export workaround: I={x.shape[axis]} < "
