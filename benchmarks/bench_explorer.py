@@ -11,7 +11,8 @@ quartiles) over REPEATS (21) updates after WARMUP (3), for every row:
 * PaddingModeExplorer, input size 16, six TensorRT modes, a parameter change
   (every row changes, so the whole figure is redrawn);
 * IndexLayoutExplorer on a 1x1x16x16 input (kernel 3, stride 2, pad 1): the next output
-  cell, and a parameter change (stride);
+  cell (row-major through all 64, each visited once: blitted, as the 1-D bins' steps are),
+  and a parameter change (stride);
 * AdaptiveBinsExplorer, 1-D input of 16 and 2-D 10x10 (its largest): the next cell;
 * ZeroPointReluExplorer (4x4 accumulators, its largest preset): a zero-point change.
 
