@@ -41,6 +41,8 @@ class PoolTutorTypeError(TypeError):
 
 def _is_int(value: Any) -> bool:
     """True for Python / numpy integers, False for bool and everything else."""
+    if type(value) is int:      # the common case, without the (slow) abstract-class checks
+        return True
     if isinstance(value, (bool, np.bool_)):
         return False
     if isinstance(value, np.ndarray) and value.ndim == 0:
