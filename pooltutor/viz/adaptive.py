@@ -748,11 +748,7 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     op = check_choice("op", op, ("max", "avg"))
     if not isinstance(show_fixed, (bool, np.bool_)):
         raise PoolTutorTypeError(f"show_fixed={show_fixed!r}: need True or False")
-    from matplotlib.figure import FigureBase
-
-    if fig is not None and not isinstance(fig, FigureBase):
-        raise PoolTutorTypeError(f"fig={fig!r} has type {type(fig).__name__}: need a "
-                                 f"matplotlib Figure (or SubFigure) or None")
+    style.check_fig(fig)
     values, shape = _read_input(x)
     outs = check_per_axis("output_size", output_size, len(shape), minimum=1)
     if max(outs) > MAX_SIDE:

@@ -1002,6 +1002,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     pooltutor.indexing.convert_indices : the conversions drawn here.
     pooltutor.viz.index_explorer.IndexLayoutExplorer : the same, with controls.
     """
+    style.check_fig(fig)
     if isinstance(layouts, str):
         layouts = (layouts,)
     layouts = tuple(layouts)

@@ -65,6 +65,17 @@ MAX_ANNOTATED = 16
 FONT_SIZE = 9
 
 
+def check_fig(fig) -> None:
+    """Refuse a ``fig`` argument that is neither None nor a matplotlib Figure / SubFigure."""
+    from matplotlib.figure import FigureBase
+
+    from ..errors import PoolTutorTypeError
+
+    if fig is not None and not isinstance(fig, FigureBase):
+        raise PoolTutorTypeError(f"fig={fig!r} has type {type(fig).__name__}: need a "
+                                 f"matplotlib Figure (or SubFigure) or None")
+
+
 def new_axes(ax=None, figsize=(4, 4)):
     """Return ``ax``, or a new Axes on a new Figure (no pyplot state needed)."""
     if ax is not None:

@@ -208,14 +208,6 @@ def _check_block(codes, dtype, qmin, qmax):
 RELU_PANELS = ("codes", "right", "pooled_right", "wrong", "pooled_wrong")
 
 
-def _check_fig(fig) -> None:
-    from matplotlib.figure import FigureBase
-
-    if fig is not None and not isinstance(fig, FigureBase):
-        raise PoolTutorTypeError(f"fig={fig!r} has type {type(fig).__name__}: need a "
-                                 f"matplotlib Figure (or SubFigure) or None")
-
-
 def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel=2, stride=None,
                          out_index=(0, 0), fig=None, panels=RELU_PANELS) -> ZeroPointReluPlot:
     """Draw ReLU at the zero point against ReLU at the literal code 0.
@@ -269,7 +261,7 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     """
     from matplotlib.transforms import blended_transform_factory
 
-    _check_fig(fig)
+    style.check_fig(fig)
     dtype, qmin, qmax, scale, zp = _check_params(scale, zero_point, dtype)
     block = None
     if codes is not None:
@@ -499,7 +491,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
             f"chain has type {type(chain).__name__}: need a pooltutor.quant.QuantChain "
             f"(from relu_max_pool_chain)"
         )
-    _check_fig(fig)
+    style.check_fig(fig)
     two_d = chain.accumulators.ndim == 2
     if out_index is None:
         out_index = (0,) * chain.pooled.ndim
