@@ -21,7 +21,6 @@ is the kernel-free form: one frame per output cell.
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from typing import Any
 
@@ -145,7 +144,6 @@ class AdaptiveBinsExplorer(Explorer):
                                            indent=False)
         self.plot = None
         self._key = None
-        self._syncing = False
         super().__init__(
             controls=[[self.ndim, self.op, self.show_fixed],
                       list(self.in_size), list(self.out_size), list(self.cell)],
@@ -161,20 +159,6 @@ class AdaptiveBinsExplorer(Explorer):
         return (1,) + value if ndim == 1 else value       # (h, w); h unused in 1-D
 
     # ------------------------------------------------------------ wiring
-
-    @contextlib.contextmanager
-    def _hold(self):
-        old, self._syncing = self._syncing, True
-        try:
-            yield
-        finally:
-            self._syncing = old
-
-    def _on_change(self, change=None) -> None:
-        if self._syncing:
-            return
-        self._sync_bounds()
-        self.safe_update()
 
     def _sync_bounds(self) -> None:
         """Show the h sliders in 2-D only; input range per ndim; cell max = output size - 1."""

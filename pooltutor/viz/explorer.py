@@ -64,6 +64,8 @@ return a dict that becomes :attr:`Explorer.state`.
 
 from __future__ import annotations
 
+import contextlib
+
 import html
 import io
 import struct
@@ -310,7 +312,25 @@ class Explorer:
         for control in controls:
             control.observe(self._on_change, names=names)
 
+    #: True while :meth:`_hold` is active: control changes then wait for one redraw
+    _syncing = False
+
+    @contextlib.contextmanager
+    def _hold(self):
+        """Change several controls with a single redraw (at the end, by the caller)."""
+        old, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = old
+
+    def _sync_bounds(self) -> None:
+        """Hook: adjust dependent control bounds before a redraw (nothing by default)."""
+
     def _on_change(self, change=None) -> None:
+        if self._syncing:
+            return
+        self._sync_bounds()
         self.safe_update()
 
     def set_explain(self, text: str) -> None:

@@ -22,7 +22,6 @@ is the kernel-free form for exported slides: one frame per output cell.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import numpy as np
@@ -126,7 +125,6 @@ class IndexLayoutExplorer(Explorer):
         )
         self.plot = None
         self._key = None
-        self._syncing = False
         super().__init__(
             controls=[[self.n, self.c, *self.out],
                       [self.kernel, self.stride, self.padding, self.pad_taps]],
@@ -137,21 +135,6 @@ class IndexLayoutExplorer(Explorer):
         self.safe_update()
 
     # ------------------------------------------------------------ wiring
-
-    @contextlib.contextmanager
-    def _hold(self):
-        """Change several controls with a single redraw (at the end, by the caller)."""
-        old, self._syncing = self._syncing, True
-        try:
-            yield
-        finally:
-            self._syncing = old
-
-    def _on_change(self, change=None) -> None:
-        if self._syncing:
-            return
-        self._sync_bounds()
-        self.safe_update()
 
     def _sync_bounds(self) -> None:
         """Output-cell sliders: ``max = output size - 1`` (kept as is while invalid)."""

@@ -22,7 +22,6 @@ is the kernel-free form: one frame per zero point.
 
 from __future__ import annotations
 
-import contextlib
 from types import MappingProxyType
 from typing import Any
 
@@ -136,7 +135,6 @@ class ZeroPointReluExplorer(Explorer):
         self.chain = None
         self.chain_plot = None
         self.relu_plot = None
-        self._syncing = False
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -151,20 +149,6 @@ class ZeroPointReluExplorer(Explorer):
         self.safe_update()
 
     # ------------------------------------------------------------ wiring
-
-    @contextlib.contextmanager
-    def _hold(self):
-        old, self._syncing = self._syncing, True
-        try:
-            yield
-        finally:
-            self._syncing = old
-
-    def _on_change(self, change=None) -> None:
-        if self._syncing:
-            return
-        self._sync_bounds()
-        self.safe_update()
 
     def _sync_bounds(self) -> None:
         """Zero point within the dtype's range; pooled-cell sliders within the pooled size."""
