@@ -132,7 +132,9 @@ def explain_cell(result, index) -> str:
             if i == at:
                 if isinstance(best, float) and np.isnan(best):
                     why = {"propagate_last": "NaN wins every comparison, so the last NaN in scan order",
-                           "propagate_first": "the first NaN sticks (nan_policy='propagate_first')"}[
+                           "propagate_first": "the first NaN sticks (nan_policy='propagate_first')",
+                           "first_sticks": "a NaN as the window's first element loses every "
+                                           "comparison, so it stays (nan_policy='first_sticks')"}[
                         rules.get("nan_policy", "propagate_last")]
                 elif takers == 1:
                     why = "the only element that takes part"

@@ -40,8 +40,10 @@ Every decision that frameworks disagree on is a named parameter:
     its index: ``minus_one`` or ``plane_start`` (0 inside its plane, OpenVINO).
 ``nan_policy``
     ``propagate_last`` (PyTorch: every NaN wins, so the index is the last NaN
-    in scan order), ``propagate_first`` (the first NaN sticks) or ``ignore``
-    (NaN never wins; OpenVINO, Caffe).
+    in scan order), ``propagate_first`` (the first NaN sticks),
+    ``first_sticks`` (a NaN wins only as the first element of its window and
+    then stays: NaN loses every comparison; onnxruntime's MaxPool with
+    Indices, TV17-TV19) or ``ignore`` (NaN never wins; OpenVINO, Caffe).
 ``ties``
     ``first`` (strict ``>``: the first maximum in row-major scan order wins,
     as in every framework) or ``last``.
@@ -104,7 +106,7 @@ __all__ = [
 PAD_TAPS = ("skip", "neg_inf", "lowest")
 EMPTY_VALUES = ("neg_inf", "lowest", "nan", "zero", "error")
 EMPTY_INDICES = ("minus_one", "plane_start")
-NAN_POLICIES = ("propagate_last", "propagate_first", "ignore")
+NAN_POLICIES = ("propagate_last", "propagate_first", "first_sticks", "ignore")
 TIES = ("first", "last")
 
 
@@ -411,7 +413,9 @@ def _running_max(taps, out_shape, dtype, nan_policy, ties):
             take = values > best          # strict: an equal later value does not win
         else:
             take = values >= best
-        if is_float and nan_policy != "ignore":
+        # first_sticks needs nothing more: NaN loses every comparison, so a NaN wins only
+        # as the first element of its window (take | ~has below), and then stays
+        if is_float and nan_policy in ("propagate_last", "propagate_first"):
             nan = np.isnan(values)
             if nan_policy == "propagate_last":
                 take |= nan               # every NaN takes over

@@ -87,8 +87,12 @@ def max_window(taps, *, pad_taps="skip", nan_policy="propagate_last", ties="firs
         if best is None:
             take = True                 # the first candidate always starts the scan
         elif _is_nan(value):
-            # propagate_last: every NaN takes over; propagate_first: only the first does
-            take = nan_policy == "propagate_last" or not _is_nan(best)
+            # propagate_last: every NaN takes over; propagate_first: only the first does;
+            # first_sticks: a NaN after the first element never wins (it loses every >)
+            if nan_policy == "first_sticks":
+                take = False
+            else:
+                take = nan_policy == "propagate_last" or not _is_nan(best)
         elif ties == "last":
             take = value >= best
         else:

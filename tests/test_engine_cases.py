@@ -21,6 +21,7 @@ import pytest
 
 from pooltutor.errors import PoolTutorError
 from pooltutor.geometry import same_padding
+from pooltutor import reference
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 
 L32 = -3.4028234663852886e38          # lowest float32, "L" in semantics.md
@@ -743,3 +744,18 @@ def test_explain_index_forms_and_errors():
         r.explain(1, 3, 0)
     one = max_pool(vec([1, 2, 3, 4]), 2)
     assert one.explain(1) == one.explain(0, 0, 1) == one.explain((1,))
+
+
+@pytest.mark.parametrize("x, kernel, y, idx", [
+    ([[[np.nan, 1, 2, np.nan, 5, np.nan]]], 2, [np.nan, 2, 5], [0, 2, 4]),   # TV17
+    ([[[1, np.nan, 2, np.nan]]], 4, [2], [2]),                                # TV18
+    ([[[[1, np.nan], [3, 2]]]], 2, [3], [2]),                                 # TV19
+])
+def test_first_sticks_reproduces_onnxruntime_maxpool_with_indices(x, kernel, y, idx):
+    """ORT's Y+Indices kernel: a NaN wins only as the first element of its window."""
+    r = max_pool(np.array(x), kernel, nan_policy="first_sticks", return_indices=True)
+    np.testing.assert_array_equal(r.output.ravel(), y)
+    assert r.indices.ravel().tolist() == idx
+    yr, ir = reference.max_pool(np.array(x), kernel, nan_policy="first_sticks")
+    np.testing.assert_array_equal(yr.ravel(), y)
+    assert ir.ravel().tolist() == idx

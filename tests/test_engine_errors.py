@@ -167,7 +167,7 @@ def test_python_lists_are_accepted():
         (dict(empty_index="zero"), PoolTutorError, "empty_index='zero' is not allowed"),
         (dict(nan_policy="omit"), PoolTutorError,
          "nan_policy='omit' is not allowed: need one of 'propagate_last', 'propagate_first', "
-         "'ignore'"),
+         "'first_sticks', 'ignore'"),
         (dict(ties="random"), PoolTutorError,
          "ties='random' is not allowed: need one of 'first', 'last'"),
         (dict(index_layout="nchw"), PoolTutorError,
@@ -229,7 +229,7 @@ def test_numpy_integer_divisor_is_an_int():
          "output_size=None has type NoneType"),
         (lambda: adaptive_max_pool(X2, 2, nan_policy="x"), PoolTutorError,
          "nan_policy='x' is not allowed: need one of 'propagate_last', 'propagate_first', "
-         "'ignore'"),
+         "'first_sticks', 'ignore'"),
         (lambda: adaptive_max_pool(X2, 2, ties=None), PoolTutorTypeError,
          "ties=None has type NoneType: need one of 'first', 'last'"),
         (lambda: adaptive_max_pool(X2, 2, index_layout="flat"), PoolTutorError,
@@ -347,7 +347,7 @@ def _variant(x, how):
 
 @given(case=pool_cases(dtypes=("float64", "float32", "float16", "int8", "uint8", "int32")),
        how=st.sampled_from(LAYOUTS), ties=st.sampled_from(["first", "last"]),
-       nan_policy=st.sampled_from(["propagate_last", "propagate_first", "ignore"]),
+       nan_policy=st.sampled_from(["propagate_last", "propagate_first", "first_sticks", "ignore"]),
        pad_taps=st.sampled_from(["skip", "neg_inf", "lowest"]),
        layout=st.sampled_from(["plane", "tensor", "tensor_colmajor", "nhwc", "nhwc_batch"]))
 def test_any_memory_layout_gives_the_same_result_and_is_not_modified(case, how, ties, nan_policy,
