@@ -428,6 +428,47 @@ def test_window_stepper_wiring():
     assert s.plot.figure is s.figure and _png_ok(s.image.value)
 
 
+def test_cached_heatmaps_and_legend_keep_the_pixels_of_a_full_draw(monkeypatch):
+    from matplotlib.image import AxesImage
+    from matplotlib.legend import Legend
+
+    calls = {"image": 0, "legend": 0}
+    make_image, legend_draw = AxesImage.make_image, Legend.draw
+
+    def counted_image(self, *args, **kw):
+        calls["image"] += 1
+        return make_image(self, *args, **kw)
+
+    def counted_legend(self, *args, **kw):
+        calls["legend"] += 1
+        return legend_draw(self, *args, **kw)
+
+    monkeypatch.setattr(AxesImage, "make_image", counted_image)
+    monkeypatch.setattr(Legend, "draw", counted_legend)
+    x = (np.arange(81.0) % 7).reshape(9, 9)
+    e = WindowStepper(x, window=3, stride=2, padding=1, dpi=50)
+    steps = [("stride", 1), ("stride", 3), ("stride", 2), ("pad_after", 0), ("pad_before", 0),
+             ("stride", 1), ("pad_before", 1), ("op", "avg"), ("stride", 2)]
+    resampled = {}
+    for name, value in steps:
+        calls.update(image=0, legend=0)
+        getattr(e, name).value = value
+        assert e.error is None
+        if name == "stride":      # same legend: pasted, not drawn again
+            assert calls["legend"] == 0, (name, value)
+            resampled[value] = calls["image"]
+        with monkeypatch.context() as m:           # the same picture drawn with no cache
+            m.setattr(style, "cache_images", lambda fig: 0)
+            m.setattr(style, "cache_legends", lambda fig: 0)
+            fresh = WindowStepper(x, window=3, stride=e.stride.value, op=e.op.value, dpi=50,
+                                  padding=(e.pad_before.value, e.pad_after.value))
+            fresh.position.value = e.position.value
+            assert "draw" not in vars(fresh.figure.legends[0])
+        assert e.png == fresh.png, (name, value)
+    # back to a stride seen with this input panel: only the output heatmap is resampled
+    assert resampled[2] == 1 and set(resampled.values()) <= {1, 2}, resampled
+
+
 def test_window_stepper_invalid_combinations_show_reasons():
     s = WindowStepper(np.arange(9.0).reshape(3, 3), window=2, stride=1)
     good = bytes(s.image.value)

@@ -553,3 +553,123 @@ def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewid
     else:                       # the limits are set: no data-limit update (cheaper)
         ax.add_artist(patch)
     return patch
+
+
+#: resampled heatmap images by everything that decides their pixels (see :func:`cache_images`)
+_IMAGE_CACHE: dict = {}
+_IMAGE_CACHE_SIZE = 24
+
+
+def _image_key(image, renderer, magnification, unsampled):
+    """Everything :meth:`AxesImage.make_image` reads, or None when it cannot be keyed."""
+    trans = image.get_transform()
+    data = image.get_array()
+    if data is None or not trans.is_affine or image.get_figure(root=True) is None:
+        return None
+    clip = ((image.get_clip_box() or image.axes.bbox) if image.get_clip_on()
+            else image.get_figure(root=True).bbox)
+    norm, cmap = image.norm, image.get_cmap()
+    mask = np.ma.getmaskarray(data)
+    return (np.asarray(data).tobytes(), mask.tobytes(), data.shape, str(data.dtype),
+            type(norm).__name__, norm.vmin, norm.vmax, norm.clip,
+            cmap.name, cmap.N, tuple(cmap.get_bad()), tuple(cmap.get_over()),
+            tuple(cmap.get_under()), image.get_alpha(), image.get_interpolation(),
+            image.get_interpolation_stage(), image.get_resample(), image.get_filternorm(),
+            image.get_filterrad(), image.origin, tuple(image.get_extent()),
+            trans.get_matrix().tobytes(), tuple(clip.bounds), renderer.width, renderer.height,
+            float(magnification), bool(unsampled))
+
+
+def _cached_make_image(image, renderer, magnification=1.0, unsampled=False):
+    from matplotlib.image import AxesImage
+
+    key = _image_key(image, renderer, magnification, unsampled)
+    if key is None:
+        return AxesImage.make_image(image, renderer, magnification, unsampled)
+    hit = _IMAGE_CACHE.pop(key, None)
+    if hit is None:
+        hit = AxesImage.make_image(image, renderer, magnification, unsampled)
+        if hit[0] is not None:
+            hit = (hit[0].copy(), *hit[1:])           # the drawing may write into its copy
+    _IMAGE_CACHE[key] = hit                           # most recent last
+    while len(_IMAGE_CACHE) > _IMAGE_CACHE_SIZE:
+        del _IMAGE_CACHE[next(iter(_IMAGE_CACHE))]
+    return hit if hit[0] is None else (hit[0].copy(), *hit[1:])
+
+
+def cache_images(fig) -> int:
+    """Let the heatmap images of ``fig`` reuse their last resampled pixels: an image whose
+    data, colours, extent, placement and clip are those of an earlier draw (an explorer's
+    unchanged input panel, redrawn after a parameter change) skips the resampling and
+    colour mapping.  Same pixels.  Returns how many images were switched.
+
+    >>> from matplotlib.figure import Figure
+    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
+    >>> fig = Figure(figsize=(1, 1), dpi=20)
+    >>> _ = FigureCanvasAgg(fig)
+    >>> _ = fig.add_subplot().imshow(np.arange(4.0).reshape(2, 2))
+    >>> cache_images(fig), cache_images(fig)
+    (1, 0)
+    """
+    from matplotlib.image import AxesImage
+
+    count = 0
+    for ax in fig.axes:
+        for image in ax.images:
+            if type(image) is AxesImage and "make_image" not in vars(image):
+                image.make_image = _cached_make_image.__get__(image)
+                count += 1
+    return count
+
+
+def _cached_legend_draw(legend, renderer):
+    """``Legend.draw``, or its pixels of the last draw when nothing it depends on changed."""
+    from matplotlib.legend import Legend
+
+    try:
+        buf = np.asarray(renderer.buffer_rgba())
+    except AttributeError:                          # not an Agg renderer
+        return Legend.draw(legend, renderer)
+    if not legend.get_visible() or buf.ndim != 3 or not buf.flags.writeable:
+        return Legend.draw(legend, renderer)
+    key = (renderer.width, renderer.height, renderer.dpi,
+           tuple(t.get_text() for t in legend.texts), tuple(map(str, legend.legend_handles)),
+           legend._loc, tuple(legend.get_bbox_to_anchor().bounds))
+    kept = getattr(legend, "_pooltutor_pixels", None)
+    if kept is not None and kept[0] == key:
+        (r0, r1, c0, c1), before, after = kept[1:]
+        region = buf[r0:r1, c0:c1]
+        if np.array_equal(region, before):          # the same pixels under it as last time
+            region[...] = after
+            legend.stale = False
+            return None
+    box = legend.get_window_extent(renderer)
+    m = 4                                           # anti-aliasing and rims reach past the box
+    h, w = buf.shape[:2]
+    r0, r1 = max(int(h - box.y1) - m, 0), min(int(np.ceil(h - box.y0)) + m, h)
+    c0, c1 = max(int(box.x0) - m, 0), min(int(np.ceil(box.x1)) + m, w)
+    before = buf[r0:r1, c0:c1].copy()
+    Legend.draw(legend, renderer)
+    legend._pooltutor_pixels = (key, (r0, r1, c0, c1), before, buf[r0:r1, c0:c1].copy())
+    return None
+
+
+def cache_legends(fig) -> int:
+    """Let the legends of ``fig`` paste their pixels of the last draw instead of laying out
+    and drawing their entries again (an explorer keeps its legend while the entries stay):
+    only when the canvas, the entries and the pixels under the legend are those of that
+    draw, so the picture is the same.  Returns how many legends were switched.
+
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(2, 1), dpi=40)
+    >>> _ = fig.add_subplot().plot([0, 1], label="a line")
+    >>> _ = fig.legend()
+    >>> cache_legends(fig), cache_legends(fig)
+    (1, 0)
+    """
+    count = 0
+    for legend in fig.legends:
+        if "draw" not in vars(legend):
+            legend.draw = _cached_legend_draw.__get__(legend)
+            count += 1
+    return count
