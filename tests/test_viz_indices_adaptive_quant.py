@@ -492,6 +492,33 @@ def test_adaptive_explorer_1d_steps_blit_the_same_picture_as_a_full_draw(params)
     assert e.plot.bins is not bins_patches and len(e.plot.bins) == 3
 
 
+def test_adaptive_explorer_2d_cached_ticks_keep_the_pixels_of_a_full_draw(monkeypatch):
+    from matplotlib.axis import Axis
+
+    drawn = []
+    axis_draw = Axis.draw
+    monkeypatch.setattr(Axis, "draw", lambda self, r: (drawn.append(self), axis_draw(self, r)))
+    e = AdaptiveBinsExplorer(ndim=2, input_size=6, output_size=4, dpi=LOW)
+    for step, cell in enumerate([1, 2, 3, 0, 2]):
+        drawn.clear()
+        e.cell[1].value = cell
+        assert e.error is None
+        if step >= 2:             # the same ticks twice before: pasted, not drawn again
+            assert drawn == []
+        with monkeypatch.context() as m:           # the same picture drawn with no cache
+            for name in ("cache_axis_ticks", "cache_images", "cache_legends"):
+                m.setattr(style, name, lambda fig: 0)
+            fresh = AdaptiveBinsExplorer(ndim=2, input_size=6, output_size=4, dpi=LOW)
+            with fresh._hold():
+                fresh.cell[1].value = cell
+            fresh.safe_update()
+            assert "draw" not in vars(fresh.figure.axes[0].xaxis)
+        assert e.png == fresh.png, cell
+        assert e.state == fresh.state
+    e.out_size[1].value = 3                          # new ticks: drawn again
+    assert e.error is None and len(drawn) > 0
+
+
 def test_index_explorer_invalid_combination_shows_a_reason():
     e = IndexLayoutExplorer(np.arange(6.0).reshape(1, 1, 2, 3), dpi=LOW)
     good = dict(e.state)

@@ -460,6 +460,7 @@ def test_cached_heatmaps_and_legend_keep_the_pixels_of_a_full_draw(monkeypatch):
         with monkeypatch.context() as m:           # the same picture drawn with no cache
             m.setattr(style, "cache_images", lambda fig: 0)
             m.setattr(style, "cache_legends", lambda fig: 0)
+            m.setattr(style, "cache_axis_ticks", lambda fig: 0)
             fresh = WindowStepper(x, window=3, stride=e.stride.value, op=e.op.value, dpi=50,
                                   padding=(e.pad_before.value, e.pad_after.value))
             fresh.position.value = e.position.value

@@ -362,13 +362,14 @@ class Explorer:
         only restores that background and draws the animated artists on it.
         Without, the whole figure is drawn.
         """
-        from .style import cache_images, cache_legends, glyph_texts
+        from .style import cache_axis_ticks, cache_images, cache_legends, glyph_texts
 
         canvas = self.figure.canvas
         if self._background is None or not self.animated:
             glyph_texts(self.figure)            # texts as cached glyph outlines: cheap redraws
             cache_images(self.figure)           # unchanged heatmaps skip their resampling
             cache_legends(self.figure)          # an unchanged legend pastes its last pixels
+            cache_axis_ticks(self.figure)       # and so do unchanged ticks
         else:
             glyph_texts(self.animated)
         self._thaw_layout()
