@@ -710,12 +710,17 @@ def _cached_axis_draw(axis, renderer):
         buf = np.asarray(renderer.buffer_rgba())
     except AttributeError:                          # not an Agg renderer
         return cls.draw(axis, renderer)
+    canvas = axis.get_figure(root=True).canvas
+    if getattr(canvas, "renderer", None) is not renderer:   # a layout pass, not the picture
+        return cls.draw(axis, renderer)
     key = _axis_key(axis, renderer) if axis.get_visible() else None
     if key is None or buf.ndim != 3 or not buf.flags.writeable:
         return cls.draw(axis, renderer)
     kept = getattr(axis, "_pooltutor_pixels", None)
     if kept is None or kept[0] != key:              # new ticks: drawn; kept from the next draw
         axis._pooltutor_pixels = (key, None)
+        return cls.draw(axis, renderer)
+    if kept[1] is False:                            # its pixels changed under it: not kept
         return cls.draw(axis, renderer)
     if kept[1] is not None:
         (r0, r1, c0, c1), before, after = kept[1:]
@@ -724,13 +729,16 @@ def _cached_axis_draw(axis, renderer):
             region[...] = after
             axis.stale = False
             return None
+        axis._pooltutor_pixels = (key, False)       # what it covers changes: stop trying
         return cls.draw(axis, renderer)
     # the second draw with these ticks: the region: the pixels this draw changed, and a margin (compared before pasting)
     before_all = buf.copy()
     cls.draw(axis, renderer)
     changed = np.any(before_all != buf, axis=-1)
     rows, cols = np.nonzero(changed.any(axis=1))[0], np.nonzero(changed.any(axis=0))[0]
-    if not len(rows):
+    if not len(rows):                               # draws nothing (no ticks, no label)
+        empty = buf[:0, :0].copy()
+        axis._pooltutor_pixels = (key, (0, 0, 0, 0), empty, empty)
         return None
     m = 6
     h, w = buf.shape[:2]
