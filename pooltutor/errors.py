@@ -25,6 +25,7 @@ __all__ = [
     "check_per_axis",
     "check_tensor",
     "check_memory",
+    "check_index_within",
 ]
 
 #: Refuse to allocate more than this many bytes for one intermediate array.
@@ -203,3 +204,24 @@ def check_memory(name: str, shape: Sequence[int], itemsize: int) -> None:
             f"({need / 1024**3:.1f} GiB); pooltutor refuses more than "
             f"{MAX_BYTES / 1024**3:.0f} GiB for one array"
         )
+
+
+def check_index_within(name: str, index, shape, given=None) -> tuple[int, ...]:
+    """Each entry of ``index`` as an int in ``[0, size)`` of ``shape`` (same length assumed).
+
+    ``given`` is what the caller was passed (shown in the message; ``index`` by default).
+
+    >>> check_index_within("out_index", (1, 0), (2, 3))
+    (1, 0)
+    """
+    checked = []
+    for v, size in zip(index, shape):
+        v = check_int(name, v, minimum=0)
+        if v >= size:
+            raise PoolTutorError(
+                f"{name}={tuple(index if given is None else given)!r} is outside the output "
+                f"shaped {tuple(shape)}: "
+                f"need 0 <= entry < size on every axis"
+            )
+        checked.append(v)
+    return tuple(checked)

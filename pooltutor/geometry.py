@@ -384,6 +384,18 @@ def normalize_padding(padding, ndim: int, name: str = "padding") -> tuple[tuple[
     )
 
 
+def _spatial_sizes(input_shape) -> tuple[int, ...]:
+    """The 1 to 3 spatial sizes of ``input_shape`` (an int is one axis), checked."""
+    if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
+        input_shape = (input_shape,)
+    ndim = len(input_shape)
+    if not 1 <= ndim <= 3:
+        raise PoolTutorError(
+            f"input_shape={tuple(input_shape)!r} has {ndim} spatial axes: need 1 to 3"
+        )
+    return check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
+
+
 def pool_geometry(
     input_shape,
     kernel,
@@ -414,14 +426,8 @@ def pool_geometry(
     >>> g.output_shape, g.axes[0].unclipped_size, g.axes[0].window_starts
     ((5, 5), 6, (-3, -1, 1, 3, 5))
     """
-    if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
-        input_shape = (input_shape,)
-    ndim = len(input_shape)
-    if not 1 <= ndim <= 3:
-        raise PoolTutorError(
-            f"input_shape={tuple(input_shape)!r} has {ndim} spatial axes: need 1 to 3"
-        )
-    sizes = check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
+    sizes = _spatial_sizes(input_shape)
+    ndim = len(sizes)
     kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
     stride_t = kernel_t if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
     dil_t = check_per_axis("dilation", dilation, ndim, minimum=1)
@@ -511,14 +517,8 @@ def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
     >>> adaptive_geometry((7,), 4).axes[0].bins        # TV25
     ((0, 2), (1, 4), (3, 6), (5, 7))
     """
-    if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
-        input_shape = (input_shape,)
-    ndim = len(input_shape)
-    if not 1 <= ndim <= 3:
-        raise PoolTutorError(
-            f"input_shape={tuple(input_shape)!r} has {ndim} spatial axes: need 1 to 3"
-        )
-    sizes = check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
+    sizes = _spatial_sizes(input_shape)
+    ndim = len(sizes)
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
     check_memory(f"output_size={output_size!r}", outs, 8)
     return AdaptiveGeometry(

@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
+from ..errors import (
+    PoolTutorError,
+    PoolTutorTypeError,
+    check_choice,
+    check_index_within,
+    check_per_axis,
+)
 from ..geometry import AdaptiveGeometry, adaptive_geometry, pool_geometry
 from ..pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from . import style
@@ -215,16 +221,7 @@ def _check_out_index(out_index, out_shape):
             f"out_index={out_index!r}: need {len(out_shape)} int(s), one per output axis of the "
             f"output shaped {out_shape}"
         )
-    checked = []
-    for v, size in zip(out_index, out_shape, strict=False):
-        v = check_int("out_index", v, minimum=0)
-        if v >= size:
-            raise PoolTutorError(
-                f"out_index={tuple(out_index)!r} is outside the output shaped {out_shape}: "
-                f"need 0 <= entry < size on every axis"
-            )
-        checked.append(v)
-    return tuple(checked)
+    return check_index_within("out_index", out_index, out_shape)
 
 
 # --------------------------------------------------------------------------- drawing

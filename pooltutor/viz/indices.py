@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PoolTutorError, PoolTutorTypeError, check_int
+from ..errors import PoolTutorError, PoolTutorTypeError, check_index_within
 from ..indexing import INDEX_LAYOUTS, convert_indices
 from ..pooling import PoolResult, max_pool
 from . import style
@@ -178,16 +178,7 @@ def _check_out_index(out_index, out_shape) -> tuple[int, ...]:
             + (f" (or the {spatial} spatial ones when N = C = 1)" if out_shape[:2] == (1, 1)
                else "")
         )
-    checked = []
-    for v, size in zip(index, out_shape, strict=False):
-        v = check_int("out_index", v, minimum=0)
-        if v >= size:
-            raise PoolTutorError(
-                f"out_index={tuple(out_index)!r} is outside the output shaped {out_shape}: "
-                f"need 0 <= entry < size on every axis"
-            )
-        checked.append(v)
-    return tuple(checked)
+    return check_index_within("out_index", index, out_shape, given=out_index)
 
 
 def _pool(x, kernel, stride, padding, dilation, rounding, pad_taps) -> PoolResult:
