@@ -547,6 +547,16 @@ class OutputGeometry:
 
     # ----------------------------------------------------------------- explain
 
+    def _same_split_lines(self, P, B, A, b, n) -> list[str]:
+        """How SAME splits the total padding ``P``: the small half goes first in UPPER."""
+        first, second, names = (B, A, ("B", "A")) if self.rule.upper else (A, B, ("A", "B"))
+        return [
+            f"{names[0]} = floor({b(P)} / {_ones(n, 2)})",
+            f"==> {b(first)}",
+            f"{names[1]} = {b(P)} - {b(first)}",
+            f"==> {b(second)}",
+        ]
+
     def explain(self) -> str:
         """The worked computation, step by step, in the style of the header's examples.
 
@@ -687,20 +697,7 @@ class OutputGeometry:
                 "stride, so no padding is needed); pooltutor clamps P at 0 as ONNX and "
                 "TensorFlow do. The header does not say what TensorRT does."
             )
-        if self.rule.upper:
-            lines += [
-                f"B = floor({b(P)} / {_ones(n, 2)})",
-                f"==> {b(B)}",
-                f"A = {b(P)} - {b(B)}",
-                f"==> {b(A)}",
-            ]
-        else:
-            lines += [
-                f"A = floor({b(P)} / {_ones(n, 2)})",
-                f"==> {b(A)}",
-                f"B = {b(P)} - {b(A)}",
-                f"==> {b(B)}",
-            ]
+        lines += self._same_split_lines(P, B, A, b, n)
         if self.layer != "deconvolution":
             op = "floor"
             lines += [
@@ -788,20 +785,7 @@ class OutputGeometry:
                 f"==> {b(self.total_padding)}",
             ]
             P = self.total_padding
-            if self.rule.upper:
-                lines += [
-                    f"B = floor({b(P)} / {_ones(n, 2)})",
-                    f"==> {b(B)}",
-                    f"A = {b(P)} - {b(B)}",
-                    f"==> {b(A)}",
-                ]
-            else:
-                lines += [
-                    f"A = floor({b(P)} / {_ones(n, 2)})",
-                    f"==> {b(A)}",
-                    f"B = {b(P)} - {b(A)}",
-                    f"==> {b(B)}",
-                ]
+            lines += self._same_split_lines(P, B, A, b, n)
             lines.append(
                 f"Check: (I - 1) * S + DK - (B + A) ==> {b(grown)} - {b(P)} "
                 f"==> {b(self.output_size)}, the same O."
