@@ -247,6 +247,11 @@ torch_y, torch_i = frameworks.torch_max_pool(x17, 2, 2, return_indices=True)
 ov_y, ov_i = frameworks.openvino_max_pool(x17, 2, 0, 0, 2)
 print("PyTorch :", torch_y.ravel(), torch_i.ravel())
 print("OpenVINO:", ov_y.ravel(), ov_i.ravel())
+# onnxruntime's two kernels, written as engine rules (checked against onnxruntime in the tests)
+ort_idx = max_pool(x17, 2, 2, nan_policy="first_sticks", return_indices=True)
+ort_vals = max_pool(x17, 2, 2, nan_policy="ignore")
+print("ONNX Runtime, with Indices:   ", ort_idx.output.ravel(), ort_idx.indices.ravel())
+print("ONNX Runtime, without Indices:", ort_vals.output.ravel())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # * **PyTorch** lets every NaN win (its test is `val > maxval || isnan(val)`). Each NaN
@@ -255,10 +260,10 @@ print("OpenVINO:", ov_y.ravel(), ov_i.ravel())
 #   never wins.
 # * The **ONNX** specification says nothing about NaN, and ONNX Runtime's answer depends on
 #   whether you ask for the indices. With indices, a NaN survives only if it is the first
-#   element the kernel scans: `[nan, 2, 5]` with indices `[0, 2, 4]`. Without them, a
-#   different, vectorised kernel runs and returns `[1, 2, 5]` (TV17–TV19 in the course's
-#   specification). pooltutor's ONNX functions follow PyTorch's rule, so that any NaN in a
-#   window makes the output NaN.
+#   element the kernel scans (`nan_policy="first_sticks"`: `[nan, 2, 5]` with indices
+#   `[0, 2, 4]`). Without them, a different, vectorised kernel runs in which a NaN never
+#   wins (`nan_policy="ignore"`: `[1, 2, 5]`). pooltutor's ONNX functions follow PyTorch's
+#   rule, so that any NaN in a window makes the output NaN.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Window 1 of the PyTorch rule, tap by tap: the 2 comes first, then the NaN takes over.

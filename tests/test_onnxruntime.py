@@ -31,6 +31,7 @@ import pytest
 from onnx_helpers import run_pool
 
 from pooltutor.frameworks import onnx_average_pool, onnx_max_pool
+from pooltutor.pooling import max_pool
 
 N_CASES = 600          # parameter sets drawn; at least MIN_COMPARED must be compared
 MIN_COMPARED = 200
@@ -220,6 +221,11 @@ def test_documented_ort_departures_still_hold():
     assert i_ort.ravel().tolist() == [0, 2, 4]
     (y_only,) = run_pool("MaxPool", xn, kernel_shape=[2], strides=[2])
     assert y_only.ravel().tolist() == [1, 2, 5]
+    # the engine rules notebook 03 uses for ORT's two kernels reproduce both answers
+    r = max_pool(xn, 2, 2, nan_policy="first_sticks", return_indices=True)
+    np.testing.assert_array_equal(r.output, y_ort)
+    np.testing.assert_array_equal(r.indices, i_ort)
+    np.testing.assert_array_equal(max_pool(xn, 2, 2, nan_policy="ignore").output, y_only)
     y, i = onnx_max_pool(xn, [2], [2])
     assert np.isnan(y).all() and i.ravel().tolist() == [0, 3, 5]
     # TV21 shape: an input -inf; the Indices kernel returns it, the Y-only kernel lowest
