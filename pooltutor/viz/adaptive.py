@@ -235,10 +235,10 @@ def _color(i: int) -> str:
     return BIN_COLORS[i % len(BIN_COLORS)]
 
 
-def mark_winner(ax, cell, gid="winner"):
+def mark_winner(ax, cell, gid="winner", autolim=True):
     """The house winner mark, :func:`style.mark_cell` (its dark rim keeps it visible on the
     yellow of a maximum in viridis)."""
-    return style.mark_cell(ax, cell, gid=gid)
+    return style.mark_cell(ax, cell, gid=gid, autolim=autolim)
 
 
 def _fits(label, length_cells, cell_in, fontsize) -> bool:
@@ -470,8 +470,9 @@ def _annotated_grid(ax, values, vmin, vmax, size=10.5):
     labels.draw(ax)
 
 
-def _draw_output(out_ax, geom, result, out_index, op, vmin, vmax):
-    """The 2-D adaptive output (or, without values, the size of every bin)."""
+def _draw_output(out_ax, geom, result, op, vmin, vmax):
+    """The 2-D adaptive output (or, without values, the size of every bin); its highlight is
+    one of the moving marks (:func:`_marks_2d`)."""
     shape = geom.output_shape
     if result is None:
         from matplotlib.patches import Rectangle
@@ -487,9 +488,30 @@ def _draw_output(out_ax, geom, result, out_index, op, vmin, vmax):
     else:
         _annotated_grid(out_ax, result, vmin, vmax)
         title = f"output (adaptive {op})"
-    style.mark_cell(out_ax, out_index, color=style.HIGHLIGHT_COLOR, gid="highlight")
     out_ax.tick_params(length=0, labelsize=10)
     out_ax.set_title(title, fontsize=11)
+
+
+#: zorder of the moving marks that sit on cells: above the written values (zorder 6), so that
+#: drawing them last over a cached background (an explorer's blit) gives the same picture
+MARK_ZORDER = 6.5
+
+
+def _span_rect(spans0, spans1, idx, dashed=False, **kwargs):
+    """The rectangle of the span pair ``idx`` (row-major number ``k``) as
+    :func:`_plot_2d` draws the bins and windows: inset by ``0.04 + 0.05 * (k % 3)`` so that
+    the edges of overlapping neighbours stay apart."""
+    from matplotlib.patches import Rectangle
+
+    (r0, r1), (c0, c1) = spans0[idx[0]], spans1[idx[1]]
+    inset = 0.04 + 0.05 * ((idx[0] * len(spans1) + idx[1]) % 3)
+    return Rectangle((c0 - 0.5 + inset, r0 - 0.5 + inset), c1 - c0 - 2 * inset,
+                     r1 - r0 - 2 * inset, linestyle=(0, (4, 2)) if dashed else "-", **kwargs)
+
+
+def _label_rows(target, name):
+    """The row axis name, upright, right of the tick labels' left edge (never touching them)."""
+    target.set_ylabel(name, fontsize=10, rotation=0, labelpad=10, ha="right", va="center")
 
 
 def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_result, winner,
@@ -521,20 +543,16 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                                10 if max(rows, cols) <= 10 else 8, gid="value")
             labels.draw(target, zorder=6)
         target.set_xlabel("w", fontsize=10)
-        target.set_ylabel("h", fontsize=10, rotation=0, labelpad=8)
+        _label_rows(target, "h")
 
-    def rectangles(target, spans0, spans1, colors, gid, dashed=False, alpha=0.16, edges=None,
-                   linewidths=None):
+    def rectangles(target, spans0, spans1, colors, gid, dashed=False, alpha=0.16, edge=None,
+                   linewidth=1.8):
         patches = []
         for k, idx in enumerate(np.ndindex(len(spans0), len(spans1))):
-            (r0, r1), (c0, c1) = spans0[idx[0]], spans1[idx[1]]
-            inset = 0.04 + 0.05 * (k % 3)          # overlapping edges stay apart
-            patch = Rectangle((c0 - 0.5 + inset, r0 - 0.5 + inset), c1 - c0 - 2 * inset,
-                              r1 - r0 - 2 * inset,
-                              facecolor=(*mpl.colors.to_rgb(colors[k]), alpha),
-                              edgecolor=edges[k] if edges else colors[k],
-                              linewidth=linewidths[k] if linewidths else 1.8,
-                              linestyle=(0, (4, 2)) if dashed else "-", zorder=2, gid=gid)
+            patch = _span_rect(spans0, spans1, idx, dashed,
+                               facecolor=(*mpl.colors.to_rgb(colors[k]), alpha),
+                               edgecolor=edge or colors[k], linewidth=linewidth, zorder=2,
+                               gid=gid)
             target.add_artist(patch)        # the limits are set: no data-limit update
             patches.append(patch)
         return patches
@@ -544,26 +562,21 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     n_bins = len(b0) * len(b1)
     colors = [_color(k) for k in range(n_bins)]
     patches = rectangles(ax, b0, b1, colors, "bin")
-    (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
-    ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False,
-                           edgecolor=style.WINDOW_COLOR, linewidth=3.5, zorder=7, gid="window"))
-    if winner is not None:
-        mark_winner(ax, winner)
     over = [f"{a.input_size} % {a.output_size} = {a.input_size % a.output_size}"
             for a in geom.axes]
     overlap = ("bins overlap (" + ", ".join(over) + ")" if any(a.overlapping for a in geom.axes)
                else "bins tile the input")
-    ax.set_title(
-        f"adaptive {op} pool {geom.input_shape} \u2192 {geom.output_shape}\n{overlap}\n"
-        f"output {out_index}: bin {_bin_text([b0[out_index[0]], b1[out_index[1]]])}"
-        + (f", max {style.format_value(values[winner])} at {winner}" if winner else ""),
-        fontsize=11)
+    ax.set_title("", fontsize=11)
     ax.tick_params(length=0, labelsize=10)
+    marks = {"bins": (b0, b1), "values": values, "result": result, "out_ax": None,
+             "title": f"adaptive {op} pool {geom.input_shape} \u2192 {geom.output_shape}\n"
+                      f"{overlap}", "fixed": None, "fixed_out_ax": None}
 
     out_ax = fig.add_subplot(grid[0, 1])
-    _draw_output(out_ax, geom, result, out_index, op, vmin, vmax)
+    _draw_output(out_ax, geom, result, op, vmin, vmax)
     out_ax.set_xlabel("j", fontsize=10)
-    out_ax.set_ylabel("i", fontsize=10, rotation=0, labelpad=8)
+    _label_rows(out_ax, "i")
+    marks["out_ax"] = out_ax
 
     fixed_ax = None
     if show_fixed:
@@ -576,28 +589,18 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
             w0, w1 = fixed.windows
             same = [fixed.same[0][i] and fixed.same[1][j]
                     for i, j in np.ndindex(len(w0), len(w1))]
-            # every window faint; the one of out_index bold, next to its bin
-            k_out = out_index[0] * len(w1) + out_index[1]
-            edges = [(style.RIGHT_COLOR if s else style.WRONG_COLOR) if k == k_out else "#b5b5b5"
-                     for k, s in enumerate(same)]
-            widths = [3.0 if k == k_out else 1.0 for k in range(len(same))]
+            # every window faint; the one of out_index is drawn bold over it (a moving mark)
             rectangles(fixed_ax, w0, w1, ["#999999"] * len(same), "fixed-window", dashed=True,
-                       alpha=0.06, edges=edges, linewidths=widths)
-            (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
-            fixed_ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False,
-                                         edgecolor=style.WINDOW_COLOR, linewidth=2.0, zorder=7,
-                                         gid="window"))
+                       alpha=0.06, edge="#b5b5b5", linewidth=1.0)
             ndiff = sum(not s for s in same)
             verdict = ("every window is its bin: the export is exact" if fixed.equal else
                        f"{ndiff} of {len(same)} windows differ from their bin")
-            (q0, q1), (p0, p1) = w0[out_index[0]], w1[out_index[1]]
-            here = ("its window = its bin" if same[k_out] else
-                    f"its window [{q0},{q1}) x [{p0},{p1}) \u2260 bin (orange)")
-            fixed_ax.set_title(f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
-                               f"floor(I/O) = {_short(fixed.kernel)}, s = floor(I/O) = "
-                               f"{_short(fixed.stride)}\n{verdict}\noutput {out_index}: {here}",
-                               fontsize=11,
+            fixed_ax.set_title("", fontsize=11,
                                color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR)
+            marks["fixed"] = (fixed_ax, w0, w1, same,
+                              f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
+                              f"floor(I/O) = {_short(fixed.kernel)}, s = floor(I/O) = "
+                              f"{_short(fixed.stride)}\n{verdict}")
             fout_ax = fig.add_subplot(grid[1, 1])
             if fixed_result is not None:
                 _annotated_grid(fout_ax, fixed_result, vmin, vmax)
@@ -609,7 +612,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                                                     fill=False, edgecolor=style.WRONG_COLOR,
                                                     linewidth=2.5, linestyle=(0, (3, 1.5)),
                                                     gid="mismatch"))
-                style.mark_cell(fout_ax, out_index, color=style.HIGHLIGHT_COLOR, gid="highlight")
+                marks["fixed_out_ax"] = fout_ax
                 fout_ax.set_title(f"fixed pool output:\n{nbad} of {fixed_result.size} differ "
                                   f"from adaptive\n(red dashes)" if nbad
                                   else "fixed pool output\n= adaptive output", fontsize=11)
@@ -619,7 +622,71 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         fixed_ax.tick_params(length=0, labelsize=10)
     for target in fig.axes:
         _out_of_layout(target)
+    ax._pooltutor_marks = marks
+    _marks_2d(ax, out_index, winner)
     return ax, out_ax, fixed_ax, tuple(patches), winner
+
+
+def _marks_2d(ax, out_index, winner) -> None:
+    """What marks output cell ``out_index`` of a 2-D bins plot (drawn above the rest, and moved
+    by :func:`move_adaptive_bins`): the bin outlined on the input, its maximum, the output
+    cell highlighted; the export workaround's window of that cell drawn bold with the bin
+    outlined beside it, and its fixed-pool output cell highlighted; the titles naming it."""
+    from matplotlib.patches import Rectangle
+
+    marks = ax._pooltutor_marks
+    fixed = marks["fixed"]
+    targets = [ax, marks["out_ax"]] + ([fixed[0]] if fixed else [])
+    if marks["fixed_out_ax"] is not None:
+        targets.append(marks["fixed_out_ax"])
+    for target in targets:
+        for artist in [a for a in target.get_children()
+                       if getattr(a, "pooltutor_overlay", False)]:
+            artist.remove()
+    (b0, b1), values, result = marks["bins"], marks["values"], marks["result"]
+    (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
+    made = []
+
+    def bin_outline(target, linewidth):
+        patch = Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False,
+                          edgecolor=style.WINDOW_COLOR, linewidth=linewidth, zorder=7,
+                          gid="window")
+        target.add_artist(patch)
+        made.append(patch)
+
+    bin_outline(ax, 3.5)
+    if winner is not None:
+        made.append(mark_winner(ax, winner, autolim=False))
+    made.append(style.mark_cell(marks["out_ax"], out_index, color=style.HIGHLIGHT_COLOR,
+                                gid="highlight", autolim=False))
+    focus = f"output {out_index}: bin {_bin_text([b0[out_index[0]], b1[out_index[1]]])}"
+    if winner is not None:
+        focus += f", max {style.format_value(values[winner])} at {winner}"
+    elif result is not None:
+        focus += f", average {style.format_value(result[out_index])}"
+    ax.title.set_text(f"{marks['title']}\n{focus}")
+    if fixed:
+        fixed_ax, w0, w1, same, title = fixed
+        k_out = out_index[0] * len(w1) + out_index[1]
+        window = _span_rect(w0, w1, out_index, True, fill=False,
+                            edgecolor=style.RIGHT_COLOR if same[k_out] else style.WRONG_COLOR,
+                            linewidth=3.0, zorder=MARK_ZORDER, gid="fixed-window-current")
+        fixed_ax.add_artist(window)
+        made.append(window)
+        bin_outline(fixed_ax, 2.0)
+        (q0, q1), (p0, p1) = w0[out_index[0]], w1[out_index[1]]
+        here = ("its window = its bin" if same[k_out] else
+                f"its window [{q0},{q1}) x [{p0},{p1}) \u2260 bin (orange)")
+        fixed_ax.title.set_text(f"{title}\noutput {out_index}: {here}")
+        if marks["fixed_out_ax"] is not None:
+            made.append(style.mark_cell(marks["fixed_out_ax"], out_index,
+                                        color=style.HIGHLIGHT_COLOR, gid="highlight",
+                                        autolim=False))
+    for artist in made:
+        if artist.get_zorder() < MARK_ZORDER:
+            artist.set_zorder(MARK_ZORDER)
+        artist.pooltutor_overlay = True
+        artist.set_in_layout(False)
 
 
 def _out_of_layout(ax):
@@ -784,41 +851,63 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
                                                  result, fixed, fixed_result, winner, cell_in)
     if kept is None:
         keep_axes(fig, source.made)
-    if len(shape) == 1:
-        ax._pooltutor_marks["winners"] = (None if result is None or op != "max" else
-                                          pooled.indices[0, 0])
+    marks = ax._pooltutor_marks
+    marks["winners"] = None if result is None or op != "max" else pooled.indices[0, 0]
+    marks["owner"] = patches            # what move_adaptive_bins checks it is moving
     return AdaptiveBinsPlot(fig, ax, out_ax, fixed_ax, geom, patches, out_index, winner,
                             result, fixed, fixed_result)
 
 
 def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | None:
-    """Highlight another output cell on an existing 1-D plot: only its marks (the bin's
-    outline, maximum, bar and window outlines, output highlights) and the title change; the
-    pooling does not run again.  None for a 2-D plot, or a figure that drew something else
-    since (then call :func:`plot_adaptive_bins`).
+    """Highlight another output cell on an existing plot: only its marks and the titles
+    change; the pooling does not run again.  1-D: the bin's outline, maximum, bar and window
+    outlines, output highlights and the title; 2-D: the bin's outline, maximum, output
+    highlight, the export workaround's window of that cell, its bin and its output highlight,
+    and the two titles that name the cell.  None for a figure that drew something else since
+    (then call :func:`plot_adaptive_bins`).
 
     >>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5, 9, 2]), 4)
     >>> q = move_adaptive_bins(p, 2)
     >>> q.winner, q.ax.get_title().splitlines()[1].split(";")[-1].strip()
     ((5,), 'output 2: bin [3,6), max 9 at w=5')
+    >>> p2 = plot_adaptive_bins(np.arange(25.0).reshape(5, 5), 3, show_fixed=True)
+    >>> q2 = move_adaptive_bins(p2, (1, 2))
+    >>> q2.winner, q2.ax.get_title().splitlines()[-1]
+    ((3, 4), 'output (1, 2): bin [1,4) x [3,5), max 19 at (3, 4)')
     """
     marks = getattr(plot.ax, "_pooltutor_marks", None)
-    if (len(plot.geometry.input_shape) != 1 or marks is None
-            or plot.ax not in plot.figure.axes):
+    if (marks is None or marks.get("owner") is not plot.bins
+            or any(a is not None and a not in plot.figure.axes
+                   for a in (plot.ax, plot.output_ax, plot.fixed_ax))):
         return None
     out_index = _check_out_index(out_index, plot.geometry.output_shape)
     winners = marks["winners"]
     winner = None
     if winners is not None and int(winners[out_index]) >= 0:
-        winner = (int(winners[out_index]),)
-    _marks_1d(plot.ax, out_index[0], winner)
+        winner = tuple(int(v) for v in np.unravel_index(int(winners[out_index]),
+                                                        plot.geometry.input_shape))
+    if len(out_index) == 1:
+        _marks_1d(plot.ax, out_index[0], winner)
+    else:
+        _marks_2d(plot.ax, out_index, winner)
     return AdaptiveBinsPlot(plot.figure, plot.ax, plot.output_ax, plot.fixed_ax, plot.geometry,
                             plot.bins, out_index, winner, plot.output, plot.fixed,
                             plot.fixed_output)
 
 
 def adaptive_overlays(plot: AdaptiveBinsPlot) -> list:
-    """What :func:`move_adaptive_bins` changes (marks in drawing order, then the title): an
-    explorer redraws only these on a cached background."""
-    marks = [a for a in plot.ax.get_children() if getattr(a, "pooltutor_overlay", False)]
-    return sorted(marks, key=lambda a: a.get_zorder()) + [plot.ax.title]
+    """What :func:`move_adaptive_bins` changes (per Axes the marks in drawing order, then the
+    titles that name the cell): an explorer redraws only these on a cached background."""
+    marks = plot.ax._pooltutor_marks
+    if len(plot.geometry.input_shape) == 1:
+        axes, titled = [plot.ax], [plot.ax]
+    else:
+        fixed = marks["fixed"]
+        axes = [plot.ax, marks["out_ax"], *([fixed[0]] if fixed else []),
+                *([marks["fixed_out_ax"]] if marks["fixed_out_ax"] is not None else [])]
+        titled = [plot.ax, *([fixed[0]] if fixed else [])]
+    found = []
+    for ax in axes:
+        found += sorted((a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)),
+                        key=lambda a: a.get_zorder())
+    return found + [ax.title for ax in titled]

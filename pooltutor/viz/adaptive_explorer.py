@@ -21,12 +21,21 @@ is the kernel-free form: one frame per output cell.
 
 from __future__ import annotations
 
+import struct
 import warnings
+import zlib
 from typing import Any
 
 import numpy as np
 
-from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
+from ..errors import (
+    PoolTutorError,
+    PoolTutorTypeError,
+    check_choice,
+    check_index_within,
+    check_int,
+    check_per_axis,
+)
 from .adaptive import (
     MAX_SIDE,
     adaptive_bins_figsize,
@@ -34,7 +43,7 @@ from .adaptive import (
     move_adaptive_bins,
     plot_adaptive_bins,
 )
-from .explorer import Explorer, FramesWidget, frames_widget
+from .explorer import BandPngEncoder, Explorer, FramesWidget, _png, frames_widget
 
 __all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "pi_digits"]
 
@@ -62,6 +71,88 @@ def pi_digits(count: int) -> np.ndarray:
     return np.array(digits, dtype=float)
 
 
+def _adler32_combine(adler1: int, adler2: int, len2: int) -> int:
+    """The Adler-32 of ``a + b`` from those of ``a`` and ``b`` (zlib's ``adler32_combine``).
+
+    >>> import zlib
+    >>> _adler32_combine(zlib.adler32(b"pool"), zlib.adler32(b"tutor"), 5) == zlib.adler32(
+    ...     b"pooltutor")
+    True
+    """
+    base = 65521
+    rem = len2 % base
+    sum1 = adler1 & 0xFFFF
+    sum2 = (rem * sum1) % base
+    sum1 = (sum1 + (adler2 & 0xFFFF) + base - 1) % base
+    sum2 = (sum2 + (adler1 >> 16) + (adler2 >> 16) + base - rem) % base
+    return sum1 | (sum2 << 16)
+
+
+class RowDiffPngEncoder(BandPngEncoder):
+    """:class:`~pooltutor.viz.explorer.BandPngEncoder`, byte for byte, doing less per call:
+    the changed bands are found by comparing the RGBA rows with those of the last call (no
+    copy of the unchanged ones), only they are converted to PNG rows (one strided copy per
+    colour channel, several times faster than one RGBA -> RGB copy) and compressed, and the
+    checksum is combined from the bands' own.  A blitted step of a large figure changes a
+    few bands: their work is all that is left.
+
+    >>> enc, ref = RowDiffPngEncoder(band_rows=2), BandPngEncoder(band_rows=2)
+    >>> img = np.zeros((5, 3, 4), dtype=np.uint8)
+    >>> enc.encode(img) == ref.encode(img)
+    True
+    >>> img[4, 1, :3] = 200
+    >>> enc.encode(img) == ref.encode(img), enc.reused
+    (True, 2)
+    """
+
+    def __init__(self, compress_level: int = 1, band_rows: int = 16):
+        super().__init__(compress_level, band_rows)
+        self._last = None
+
+    def _band(self, arr, start) -> tuple[bytes, int, int]:
+        rows = arr[start:start + self.band_rows]
+        n, w = rows.shape[:2]
+        raw = np.zeros((n, 1 + 3 * w), dtype=np.uint8)    # filter type "None" for every row
+        flat = rows.reshape(n, 4 * w)
+        for c in range(3):
+            raw[:, 1 + c::3] = flat[:, c::4]
+        data = raw.tobytes()
+        comp = zlib.compressobj(self.compress_level, zlib.DEFLATED, -15)
+        return (comp.compress(data) + comp.flush(zlib.Z_FULL_FLUSH), zlib.adler32(data),
+                len(data))
+
+    def encode(self, rgba) -> bytes:
+        arr = np.ascontiguousarray(rgba)
+        h, w = arr.shape[:2]
+        if self._shape != (h, w) or self._last is None or arr.shape[2:] != (4,):
+            self._bands, self._shape, self._last = {}, (h, w), None
+        starts = range(0, h, self.band_rows)
+        if self._last is None:
+            changed = [True] * len(starts)
+        else:
+            rows = (arr.reshape(h, 4 * w).view(np.uint32)
+                    != self._last.reshape(h, 4 * w).view(np.uint32)).any(axis=1)
+            changed = [bool(rows[s:s + self.band_rows].any()) for s in starts]
+        parts, adler, self.reused = [], 1, 0
+        for start, new in zip(starts, changed, strict=True):
+            if new or start not in self._bands:
+                self._bands[start] = self._band(arr, start)
+            else:
+                self.reused += 1
+            packed, band_adler, length = self._bands[start]
+            parts.append(packed)
+            adler = _adler32_combine(adler, band_adler, length)
+        if self._last is None:
+            self._last = arr.copy()
+        else:
+            for start, new in zip(starts, changed, strict=True):
+                if new:
+                    self._last[start:start + self.band_rows] = arr[start:start + self.band_rows]
+        # zlib header (deflate, 32K window), the bands, a final empty block, the checksum
+        stream = b"\x78\x01" + b"".join(parts) + b"\x03\x00" + struct.pack(">I", adler)
+        return _png(w, h, stream)
+
+
 class AdaptiveBinsExplorer(Explorer):
     """Change the input and output size of an adaptive pooling and watch its bins.
 
@@ -77,6 +168,8 @@ class AdaptiveBinsExplorer(Explorer):
     op : {'max', 'avg'}
     show_fixed : bool
         Draw the fixed-pool export workaround too.
+    out_index : int or (int, int), optional
+        The output cell shown first (default the first cell).
     dpi : float
 
     Attributes
@@ -91,7 +184,7 @@ class AdaptiveBinsExplorer(Explorer):
     """
 
     def __init__(self, x=None, *, ndim: int = 1, input_size=7, output_size=4, op: str = "max",
-                 show_fixed: bool = True, dpi: float = 80):
+                 show_fixed: bool = True, out_index=None, dpi: float = 80):
         import ipywidgets as widgets
 
         check_choice("op", op, ("max", "avg"))
@@ -118,6 +211,14 @@ class AdaptiveBinsExplorer(Explorer):
         if max(outs) > MAX_SIDE:
             raise PoolTutorError(f"output_size={output_size!r} is not allowed: need 1 to "
                                  f"{MAX_SIDE} per axis (the explorer draws every bin)")
+        if out_index is None:
+            cells = (0, 0)
+        else:
+            cells = check_index_within("out_index", check_per_axis("out_index", out_index,
+                                                                   ndim, minimum=0),
+                                       outs[2 - ndim:],
+                                       given=np.atleast_1d(out_index).tolist())
+            cells = (0,) + cells if ndim == 1 else cells
         self.x = x
         slider = dict(style={"description_width": "70px"}, layout=widgets.Layout(width="250px"))
         top = max(MAX_INPUT[ndim], *ins)
@@ -133,9 +234,9 @@ class AdaptiveBinsExplorer(Explorer):
                               continuous_update=False, **slider)
             for a, v in zip("hw", outs, strict=True))
         self.cell = tuple(
-            widgets.IntSlider(value=0, min=0, max=max(v - 1, 0), description=f"cell {a}",
+            widgets.IntSlider(value=c, min=0, max=max(v - 1, 0), description=f"cell {a}",
                               **slider)
-            for a, v in zip("hw", outs, strict=True))
+            for a, v, c in zip("hw", outs, cells, strict=True))
         self.op = widgets.Dropdown(options=("max", "avg"), value=op, description="op",
                                    style={"description_width": "70px"},
                                    layout=widgets.Layout(width="200px"))
@@ -144,10 +245,12 @@ class AdaptiveBinsExplorer(Explorer):
                                            indent=False)
         self.plot = None
         self._key = None
+        self._pooled = None
         super().__init__(
             controls=[[self.ndim, self.op, self.show_fixed],
                       list(self.in_size), list(self.out_size), list(self.cell)],
             figsize=(8, 5), dpi=dpi)
+        self._encoder = RowDiffPngEncoder()
         self.watch(self.ndim, *self.in_size, *self.out_size, *self.cell, self.op,
                    self.show_fixed)
         self._sync_bounds()
@@ -193,36 +296,40 @@ class AdaptiveBinsExplorer(Explorer):
     # ------------------------------------------------------------ drawing
 
     def draw(self) -> dict[str, Any]:
-        x = self._input()
-        outs = tuple(self.out_size[a].value for a in self._axes())
+        axes = self._axes()
+        shape = (self.x.shape if self.x is not None
+                 else tuple(self.in_size[a].value for a in axes))
+        outs = tuple(self.out_size[a].value for a in axes)
         out_index = self.out_index
+        op = self.op.value
         show_fixed = self.show_fixed.value
-        key = (x.shape, outs, self.op.value, show_fixed)
+        key = (shape, outs, op, show_fixed)
         plot = None
         if self.plot is not None and key == self._key:
-            # another cell of the same 1-D bins: only its marks and the title move (blitted
-            # over the cached background); None in 2-D
+            # another cell of the same bins: only its marks and the titles move (blitted over
+            # the cached background); the pooling is not run again
             plot = move_adaptive_bins(self.plot, out_index)
         if plot is None:
-            self.figure.set_size_inches(adaptive_bins_figsize(x, outs, show_fixed))
-            plot = plot_adaptive_bins(x, outs, out_index, op=self.op.value,
-                                      show_fixed=show_fixed, fig=self.figure)
+            from ..pooling import adaptive_avg_pool, adaptive_max_pool
+
+            x = self._input()
+            figsize = adaptive_bins_figsize(x, outs, show_fixed)      # checks the controls
+            self._key = None            # until the new plot is complete: no step moves it
+            self.figure.set_size_inches(figsize)
+            plot = plot_adaptive_bins(x, outs, out_index, op=op, show_fixed=show_fixed,
+                                      fig=self.figure)
+            x4 = x.reshape((1, 1) + x.shape)
+            self._pooled = (adaptive_max_pool(x4, outs, return_indices=True) if op == "max"
+                            else adaptive_avg_pool(x4, outs))
             self._key = key
             self.invalidate()
         self.plot = plot
-        self.animated = adaptive_overlays(plot) if len(outs) == 1 else []
+        self.animated = adaptive_overlays(plot)
         if show_fixed and plot.fixed is None:
-            axis = next(i for i, (a, o) in enumerate(zip(x.shape, outs, strict=True)) if a < o)
-            warnings.warn(f"no fixed-pool export workaround: I={x.shape[axis]} < "
+            axis = next(i for i, (a, o) in enumerate(zip(shape, outs, strict=True)) if a < o)
+            warnings.warn(f"no fixed-pool export workaround: I={shape[axis]} < "
                           f"O={outs[axis]} on axis {axis}, floor(I/O) = 0", stacklevel=2)
-        from ..pooling import adaptive_avg_pool, adaptive_max_pool
-
-        x4 = x.reshape((1, 1) + x.shape)
-        if self.op.value == "max":
-            result = adaptive_max_pool(x4, outs, return_indices=True)
-        else:
-            result = adaptive_avg_pool(x4, outs)
-        text = result.explain(*out_index)
+        text = self._pooled.explain(*out_index)
         if plot.fixed is not None and show_fixed:
             windows = [w[i] for w, i in zip(plot.fixed.windows, out_index, strict=True)]
             same = all(s[i] for s, i in zip(plot.fixed.same, out_index, strict=True))
@@ -232,8 +339,8 @@ class AdaptiveBinsExplorer(Explorer):
                      + f", value {plot.fixed_output[out_index]:.6g}")
         self.set_explain(text)
         bins = tuple(ax.bins[i] for ax, i in zip(plot.geometry.axes, out_index, strict=True))
-        return {"input_shape": x.shape, "output_size": outs, "out_index": out_index,
-                "bin": bins, "winner": plot.winner, "op": self.op.value,
+        return {"input_shape": shape, "output_size": outs, "out_index": out_index,
+                "bin": bins, "winner": plot.winner, "op": op,
                 "output": plot.output.tolist(),
                 "fixed": None if plot.fixed is None else (plot.fixed.kernel, plot.fixed.stride),
                 "fixed_equal": None if plot.fixed is None else plot.fixed.equal}
