@@ -311,6 +311,75 @@ def _BAD_WHITE_CMAP():
 _CMAPS: dict = {}
 
 
+def _cell_image_class():
+    from matplotlib.image import AxesImage
+    from matplotlib.transforms import Affine2D, Bbox, TransformedBbox
+
+    class CellImage(AxesImage):
+        """An ``AxesImage`` of whole cells (``interpolation="nearest"``) drawn by picking the
+        cell under each pixel centre from the colour-mapped cells: a 16x16 heatmap costs
+        ~0.2 ms instead of ~2 ms (matplotlib resamples the data, then colour-maps every
+        pixel).  Same placement as :class:`AxesImage` (pixel-rounded extent, same clip);
+        anything else (magnification, a rotation, alpha, vector backends) is
+        :class:`AxesImage`'s own drawing."""
+
+        def make_image(self, renderer, magnification=1.0, unsampled=False):
+            made = self._cells_image(magnification, unsampled)
+            if made is None:
+                return super().make_image(renderer, magnification, unsampled)
+            return made
+
+        def _cells_image(self, magnification, unsampled):
+            A = self._A
+            if (unsampled or magnification != 1.0 or A is None or A.ndim != 2 or A.size == 0
+                    or self.get_interpolation() != "nearest" or self.get_alpha() is not None
+                    or not self.get_transform().is_affine):
+                return None
+            x1, x2, y1, y2 = self.get_extent()
+            in_bbox = Bbox(np.array([[x1, y1], [x2, y2]]))
+            out_bbox = TransformedBbox(in_bbox, self.get_transform())
+            clip = ((self.get_clip_box() or self.axes.bbox) if self.get_clip_on()
+                    else self.get_figure(root=True).bbox)
+            clipped = Bbox.intersection(out_bbox, clip)
+            if clipped is None:
+                return None, 0, 0, None
+            e = clipped.extents                         # rounded as AxesImage rounds them
+            x0, y0 = np.floor(e[0] + 0.5), np.ceil(e[1] - 0.5 - 1e-8)
+            x1, y1 = np.floor(e[2] + 0.5 + 1e-8), np.ceil(e[3] - 0.5)
+            if x1 <= x0 or y1 <= y0:
+                return None, 0, 0, None
+            t = (Affine2D().translate(0, -A.shape[0]).scale(1, -1) if self.origin == "upper"
+                 else Affine2D())
+            t = (t + Affine2D().scale(in_bbox.width / A.shape[1], in_bbox.height / A.shape[0])
+                 .translate(in_bbox.x0, in_bbox.y0) + self.get_transform()
+                 + Affine2D().translate(-x0, -y0))
+            m = t.get_matrix()
+            if m[0, 1] != 0 or m[1, 0] != 0:
+                return None
+            # the cell under the centre of every pixel (rows of the result go upwards)
+            cols = np.floor((np.arange(int(x1 - x0)) + 0.5 - m[0, 2]) / m[0, 0]).astype(np.intp)
+            rows = np.floor((np.arange(int(y1 - y0)) + 0.5 - m[1, 2]) / m[1, 1]).astype(np.intp)
+            rgba = self.to_rgba(A, bytes=True)
+            out = np.zeros((len(rows), len(cols), 4), dtype=np.uint8)
+            in_c = (cols >= 0) & (cols < A.shape[1])
+            in_r = (rows >= 0) & (rows < A.shape[0])
+            out[np.ix_(in_r, in_c)] = rgba[np.ix_(rows[in_r], cols[in_c])]
+            return out, x0, y0, t
+
+    return CellImage
+
+
+def _cell_image(image):
+    """Draw ``image`` (an ``AxesImage`` of cells) as a :func:`_cell_image_class` (cheaper)."""
+    cls = _CELL_IMAGE[0] if _CELL_IMAGE else _CELL_IMAGE.append(_cell_image_class()) or \
+        _CELL_IMAGE[0]
+    image.__class__ = cls
+    return image
+
+
+_CELL_IMAGE: list = []
+
+
 def _index_labels(ax, labels, rows, cols, *, size=TICK_SIZE, x_at=None):
     """Row and column indices around a grid (instead of tick labels: one collection for all).
 
@@ -584,6 +653,11 @@ class PoolingPlot:
     out_index, n, c, depth
         What is shown (``depth``: the input slice of a 3-D pooling, else None).
     result : PoolResult
+    cell_inches : float
+        The size of a cell on the figure.
+    input_panel : tuple
+        The artists of the input panel that do not move with the output position
+        (heatmap, padding, cells past the input, border, texts).
     """
 
     figure: Any
@@ -603,6 +677,7 @@ class PoolingPlot:
     depth: int | None
     result: Any
     cell_inches: float = 0.5
+    input_panel: tuple = ()
 
     @property
     def overlays(self) -> tuple:
@@ -711,8 +786,15 @@ def _block_size(in_shape, out_shape, one_d: bool, cell: float, note: bool = True
     return width + SIDE + 0.25, height
 
 
-def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool = True):
-    """Place the two panels with equal cell sizes (manual layout: fast and stable)."""
+def _panel_rects(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool = True,
+                 stable: bool = False):
+    """``(rects, cell)``: the figure-fraction boxes of the two panels, with equal cell sizes
+    (manual layout: fast and stable).
+
+    ``stable`` (2-D): when the figure is wide enough, the input panel is placed as if the
+    output were as wide as the input, and the output is centred in that room: an explorer's
+    input panel then stays where it is whatever the output shape (only the output moves
+    when a parameter changes it)."""
     w, h = fig.get_size_inches()
     in_r, in_c = in_shape
     out_r, out_c = out_shape
@@ -725,6 +807,10 @@ def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool 
     cell = max(0.05, min(cell, 0.9))
     bw, bh = _block_size(in_shape, out_shape, one_d, cell, note)
     x0 = (w - bw) / 2 + SIDE
+    reserved = stable and not one_d and out_c < in_c
+    if reserved:        # where the input panel would be next to an output as wide as it
+        reserved_w, _ = _block_size(in_shape, (out_r, in_c), one_d, cell, note)
+        x0 = min(max((w - reserved_w) / 2 + SIDE, SIDE), x0)
     y_top = h - TOP - max(0.0, (h - TOP - bottom - bh) / 2) - TITLE_GAP
     if one_d:
         in_w, out_w = in_c * cell, out_c * cell
@@ -735,27 +821,45 @@ def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool 
                  (x0 + (span - out_w) / 2, y_out, out_w, out_r * cell)]
     else:
         in_w, out_w = in_c * cell, out_c * cell
+        x_out = x0 + in_w + GAP_2D
+        if reserved:    # centred in the room right of the input (at most the input's width)
+            x_out += max(0.0, (min(in_w, w - 0.25 - x_out) - out_w) / 2)
         boxes = [(x0, y_top - in_r * cell, in_w, in_r * cell),
-                 (x0 + in_w + GAP_2D, y_top - out_r * cell, out_w, out_r * cell)]
-    rects = [(x / w, y / h, bx / w, by / h) for x, y, bx, by in boxes]
+                 (x_out, y_top - out_r * cell, out_w, out_r * cell)]
+    return [(x / w, y / h, bx / w, by / h) for x, y, bx, by in boxes], cell
+
+
+def _pooling_axes(fig, rects, keep=frozenset(), keep_titles=(False, False)):
+    """The two panels at ``rects``: the Axes of the last pooling drawn on ``fig`` emptied and
+    moved (creating Axes, their axis machinery and a layout costs more than the picture) but
+    for the artists in ``keep`` (and the titles flagged in ``keep_titles``), else new ones."""
     kept = getattr(fig, "_pooltutor_pooling_axes", None)
     if kept is not None and fig.axes == list(kept):
-        # a persistent figure that showed a pooling last: empty and move its two Axes
-        # (creating Axes, their axis machinery and a layout costs more than the picture)
-        for ax, rect in zip(kept, rects, strict=True):
+        for ax, rect, keep_title in zip(kept, rects, keep_titles, strict=True):
             for artist in (*ax.images, *ax.collections, *ax.patches, *ax.texts, *ax.lines,
                            *ax.artists):
-                artist.remove()
-            ax.set_title("")
+                if artist not in keep:
+                    artist.remove()
+            if not keep_title:
+                ax.set_title("")
             ax.set_position(rect)
+            if keep_title:      # kept panel: its overlays may be blitted without a full draw
+                ax.apply_aspect()
         for text in [t for t in fig.texts if t.get_gid() == "title"]:
             text.remove()
-        return list(kept), cell
+        return list(kept)
     fig.clear()
     fig._pooltutor_legend_key = None
+    fig._pooltutor_pooling_state = None
     axes = [fig.add_axes(rect) for rect in rects]
     fig._pooltutor_pooling_axes = tuple(axes)
-    return axes, cell
+    return axes
+
+
+def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool = True):
+    """Place the two panels with equal cell sizes: ``((input Axes, output Axes), cell)``."""
+    rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, note)
+    return _pooling_axes(fig, rects), cell
 
 
 def _auto_figsize(in_shape, out_shape, one_d: bool, n_legend: int = 5, note: bool = True):
@@ -803,17 +907,20 @@ def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> Pooling
     geometry = result.geometry
     n, c, depth = plot.n, plot.c, plot.depth
     cells = _window_cells(geometry, out_index, depth)
-    if reuse and len(plot.window) == len(cells):
+    if reuse and len(plot.window) == len(cells) and all(p.axes is not None for p in plot.window):
         window = list(plot.window)
         for patch, ((i, j), ls) in zip(window, cells, strict=True):
             patch.set_xy((j - 0.5, i - 0.5))
             patch.set_linestyle(ls)
     else:
         for patch in plot.window if reuse else ():
-            patch.remove()
+            if patch.axes is not None:
+                patch.remove()
         window = plot_window(plot.input_ax, geometry, out_index, depth=depth)
     winner_cell = _winner(result, n, c, out_index)
     winner = plot.winner if reuse else None
+    if winner is not None and winner.axes is None:        # removed meanwhile: drawn anew
+        winner = None
     shown = None
     if winner_cell is not None:
         shown = winner_cell[-2:] if geometry.ndim >= 2 else (0, winner_cell[-1])
@@ -835,9 +942,10 @@ def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> Pooling
     full_winner = winner_cell
     winner_cell = shown
     for artist in plot.dropped if reuse else ():
-        artist.remove()
+        if artist.axes is not None:
+            artist.remove()
     out_cell = out_index[-2:] if geometry.ndim >= 2 else (0, out_index[-1])
-    if reuse and plot.output_cell is not None:
+    if reuse and plot.output_cell is not None and plot.output_cell.axes is not None:
         output_cell = plot.output_cell
         output_cell.set_xy((out_cell[1] - 0.5, out_cell[0] - 0.5))
     else:
@@ -946,6 +1054,19 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
         raise PoolTutorError(f"depth={depth!r}: only a 3-D pooling has depth slices "
                              f"(this one has {geometry.ndim} spatial axes)")
 
+    return _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend)[0]
+
+
+def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, *,
+                  stable: bool = False, reuse: bool = False):
+    """:func:`plot_pooling` on checked arguments: ``(plot, input_kept)``.
+
+    With ``reuse`` (an explorer's persistent figure), the input panel of the pooling drawn
+    last on ``fig`` is kept as it is (its heatmap, padding, texts, title, and its window
+    overlays, moved) when everything it shows is unchanged (``input_kept``); the output
+    panel is drawn again.  ``stable``: see :func:`_panel_rects`."""
+    geometry = result.geometry
+    one_d = geometry.ndim == 1
     plane = result.input[n, c]
     out_plane = result.output[n, c]
     if geometry.ndim == 3:
@@ -970,17 +1091,9 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
                          dpi=100)
     width = fig.get_size_inches()[0]
     ncol, legend_rows = _legend_rows(width, [h.get_label() for h in handles])
-    (ax_in, ax_out), cell = _layout(fig, in_shape, out_shape, one_d, legend_rows, has_dropped)
-
+    rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, has_dropped,
+                               stable)
     pad_text = pad_rule_text(result)
-    in_labels, out_labels = style.TextCollection(), style.TextCollection()
-    in_image = plot_input(ax_in, plane, geometry, pad_text=pad_text, vmin=vmin, vmax=vmax,
-                          annotate=annotate, cell_inches=cell, labels=in_labels)
-    out_image = plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
-                            cell_inches=cell, labels=out_labels)
-    in_labels.draw(ax_in)
-    out_labels.draw(ax_out)
-    padding = next((c for c in ax_in.collections if c.get_gid() == "padding"), None)
 
     shape_text = "×".join(map(str, geometry.input_shape[-2:] if geometry.ndim >= 2
                                 else geometry.input_shape))
@@ -992,19 +1105,55 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     if result.input.shape[0] * result.input.shape[1] > 1:
         line1 += f", plane n={n}, c={c}"
     line2 = _rule_text(result)
-    if padding and result.op == "max":
+    if has_padding and result.op == "max":
         line2 = "padding (hatched): " + line2
     in_title = line1 + ("\n" + line2 if line2 else "")
-    ax_in.set_title(in_title, y=1.0, fontsize=_fit_size(PANEL_TITLE_SIZE, max(len(line1), len(line2)),
-                                                 max(ax_in.get_position().width * width, 3.0)))
+    in_title_size = _fit_size(PANEL_TITLE_SIZE, max(len(line1), len(line2)),
+                              max(rects[0][2] * width, 3.0))
+
+    # everything the input panel shows: while it stays, the panel is not drawn again
+    plane_data = np.ascontiguousarray(plane)
+    in_key = (tuple(fig.get_size_inches()), float(fig.dpi), tuple(rects[0]), cell,
+              plane_data.dtype.str, plane_data.shape, plane_data.tobytes(),
+              tuple(None if a is None else (a.input_size, _axis_pads(a), axis_extent(a))
+                    for a in (row_axis, col_axis)),
+              pad_text, vmin, vmax, annotate, in_title, in_title_size)
+    previous = getattr(fig, "_pooltutor_pooling_state", None) if reuse else None
+    keep_input = (previous is not None and previous[0] == in_key
+                  and fig.axes == [previous[1].input_ax, previous[1].output_ax])
+    if keep_input:
+        old = previous[1]
+        keep = {*old.input_panel, *old.window, old.winner, *old.dropped, old.output_cell}
+        ax_in, ax_out = _pooling_axes(fig, rects, keep, keep_titles=(True, False))
+        in_image, padding = old.input_image, old.padding
+        input_panel = old.input_panel
+    else:
+        ax_in, ax_out = _pooling_axes(fig, rects)
+        in_labels = style.TextCollection()
+        in_image = plot_input(ax_in, plane, geometry, pad_text=pad_text, vmin=vmin, vmax=vmax,
+                              annotate=annotate, cell_inches=cell, labels=in_labels)
+        _cell_image(in_image)
+        in_labels.draw(ax_in)
+        padding = next((c for c in ax_in.collections if c.get_gid() == "padding"), None)
+        ax_in.set_title(in_title, y=1.0, fontsize=in_title_size)
+        input_panel = (*ax_in.images, *ax_in.collections, *ax_in.patches)
+    out_labels = style.TextCollection()
+    out_image = plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
+                            cell_inches=cell, labels=out_labels)
+    _cell_image(out_image)
+    out_labels.draw(ax_out)
     head = title if title is not None else f"{_op_name(result)}: {format_params(geometry)}"
     fig.text(0.5, 1 - 0.12 / fig.get_size_inches()[1], head, ha="center", va="top",
              fontsize=_fit_size(TITLE_SIZE, len(head), 0.95 * width), fontweight="bold",
              gid="title")
 
-    plot = PoolingPlot(fig, ax_in, ax_out, in_image, out_image, (), None, None, None, (),
-                       padding, out_index, n, c, depth, result, cell)
-    plot = _draw_overlays(plot, out_index)
+    if keep_input:
+        plot = replace(old, output_ax=ax_out, output_image=out_image, out_index=out_index,
+                       n=n, c=c, depth=depth, result=result, cell_inches=cell)
+    else:
+        plot = PoolingPlot(fig, ax_in, ax_out, in_image, out_image, (), None, None, None, (),
+                           padding, out_index, n, c, depth, result, cell, input_panel)
+    plot = _draw_overlays(plot, out_index, reuse=keep_input)
     # the legend depends on its entries only: a persistent figure keeps it while they stay
     key = (tuple(h.get_label() for h in handles), ncol)
     if getattr(fig, "_pooltutor_legend_key", None) != key or len(fig.legends) != bool(handles):
@@ -1015,7 +1164,8 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
                        frameon=False, handlelength=1.6, bbox_to_anchor=(0.5, 0.0),
                        columnspacing=1.2)
         fig._pooltutor_legend_key = key
-    return plot
+    fig._pooltutor_pooling_state = (in_key, plot)
+    return plot, keep_input
 
 
 def _fit_size(size: float, n_chars: int, width_inches: float) -> float:
@@ -1036,7 +1186,11 @@ def update_pooling_plot(plot: PoolingPlot, out_index) -> PoolingPlot:
         if depth != plot.depth:
             return plot_pooling(plot.result, out_index, n=plot.n, c=plot.c, depth=depth,
                                 fig=plot.figure)
-    return _draw_overlays(plot, out_index, reuse=True)
+    moved = _draw_overlays(plot, out_index, reuse=True)
+    state = getattr(plot.figure, "_pooltutor_pooling_state", None)
+    if state is not None and state[1] is plot:          # the record a redraw starts from
+        plot.figure._pooltutor_pooling_state = (state[0], moved)
+    return moved
 
 
 def plot_pool(x, kernel, stride=None, padding=0, dilation=1, *, op: str = "max",

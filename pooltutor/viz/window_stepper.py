@@ -36,7 +36,7 @@ import numpy as np
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
 from ..geometry import ROUNDINGS
 from .explorer import Explorer, FramesWidget, frames_widget
-from .heatmaps import PAD_RULE_TEXT, plot_pooling, update_pooling_plot
+from .heatmaps import PAD_RULE_TEXT, _plot_pooling, update_pooling_plot
 
 __all__ = ["WindowStepper", "window_stepper_frames", "demo_input", "LIMITS"]
 
@@ -257,10 +257,15 @@ class WindowStepper(Explorer):
             shape = result.geometry.output_shape
             self._set_position_bounds(shape)
             out_index = tuple(int(i) for i in np.unravel_index(self.position.value, shape))
-            self.plot = plot_pooling(result, out_index, fig=self.figure)
+            legends = list(self.figure.legends)
+            self.plot, kept = _plot_pooling(result, out_index, 0, 0, None, self.figure, None,
+                                            None, True, stable=True, reuse=True)
             self.result = result
             self._key = params
-            self.invalidate()
+            if kept and list(self.figure.legends) == legends:
+                self._output_background = None       # the input panel and legend stay
+            else:
+                self.invalidate()
         else:
             shape = self.result.geometry.output_shape
             out_index = tuple(int(i) for i in np.unravel_index(self.position.value, shape))
@@ -280,6 +285,67 @@ class WindowStepper(Explorer):
         return {"params": dict(zip(names, params, strict=True)),
                 "out_index": out_index, "output_shape": shape, "value": float(value),
                 "winner": self.plot.winner_cell}
+
+    # ---------------------------------------------------------------- drawing
+
+    #: the picture without the output panel, the figure title and the window overlays
+    _static_background = None
+    #: the picture without the window overlays and the output title
+    _output_background = None
+
+    def invalidate(self) -> None:
+        """Forget both cached backgrounds: the next :meth:`render` draws the whole figure."""
+        super().invalidate()
+        self._static_background = self._output_background = None
+
+    def _layers(self):
+        """``(output layer, position layer)``: the artists redrawn after a parameter change
+        that keeps the input panel (the output Axes and the figure title), and those
+        redrawn at every position (the window overlays and the output title)."""
+        titles = [t for t in self.figure.texts if t.get_gid() == "title"]
+        return [self.plot.output_ax, *titles], list(self.animated)
+
+    def render(self) -> bytes:
+        """Encode :attr:`figure` as PNG into :attr:`image` (and return the bytes), drawing
+        only what changed, in three layers (blitting):
+
+        1. the input panel, its title and the legend: drawn with the whole figure, only when
+           they change (a new input, padding, size...);
+        2. the output panel and the figure title, over a copy of layer 1: after a parameter
+           change that keeps the input panel (the stride);
+        3. the window overlays and the output title, over a copy of layer 2: at every
+           position.
+
+        Each layer is always drawn the same way over the same pixels, so the picture is the
+        same whichever layers were reused (tested against a fresh stepper)."""
+        from . import style
+
+        fig = self.figure
+        canvas = fig.canvas
+        output_layer, position_layer = self._layers()
+        style.glyph_texts(fig)              # texts as cached glyph outlines: cheap redraws
+        for artist in (*output_layer, *position_layer):
+            artist.set_animated(True)
+        if self._static_background is None:
+            style.cache_images(fig)         # unchanged heatmaps skip their resampling
+            style.cache_legends(fig)        # an unchanged legend pastes its last pixels
+            canvas.draw()                   # without the animated layers
+            self._static_background = canvas.copy_from_bbox(fig.bbox)
+            self._output_background = None
+        renderer = canvas.get_renderer()
+        if self._output_background is None:
+            canvas.restore_region(self._static_background)
+            for artist in output_layer:
+                artist.draw(renderer)
+            self._output_background = canvas.copy_from_bbox(fig.bbox)
+        else:
+            canvas.restore_region(self._output_background)
+        for artist in position_layer:
+            artist.draw(renderer)
+        png = self._encoder.encode(canvas.buffer_rgba())
+        self.png = png
+        self.image.value = png
+        return png
 
     # ---------------------------------------------------------- kernel-free
 
