@@ -433,17 +433,17 @@ def test_cached_heatmaps_and_legend_keep_the_pixels_of_a_full_draw(monkeypatch):
     from matplotlib.legend import Legend
 
     calls = {"image": 0, "legend": 0}
-    make_image, legend_draw = AxesImage.make_image, Legend.draw
+    image_draw, legend_draw = AxesImage.draw, Legend.draw
 
     def counted_image(self, *args, **kw):
         calls["image"] += 1
-        return make_image(self, *args, **kw)
+        return image_draw(self, *args, **kw)
 
     def counted_legend(self, *args, **kw):
         calls["legend"] += 1
         return legend_draw(self, *args, **kw)
 
-    monkeypatch.setattr(AxesImage, "make_image", counted_image)
+    monkeypatch.setattr(AxesImage, "draw", counted_image)
     monkeypatch.setattr(Legend, "draw", counted_legend)
     x = (np.arange(81.0) % 7).reshape(9, 9)
     e = WindowStepper(x, window=3, stride=2, padding=1, dpi=50)
@@ -466,7 +466,7 @@ def test_cached_heatmaps_and_legend_keep_the_pixels_of_a_full_draw(monkeypatch):
             fresh.position.value = e.position.value
             assert "draw" not in vars(fresh.figure.legends[0])
         assert e.png == fresh.png, (name, value)
-    # back to a stride seen with this input panel: only the output heatmap is resampled
+    # a stride change keeps the input panel: only the output heatmap is drawn again
     assert resampled[2] == 1 and set(resampled.values()) <= {1, 2}, resampled
 
 
