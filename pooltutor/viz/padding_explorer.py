@@ -27,6 +27,7 @@ from typing import Any
 from ..errors import PoolTutorError, check_choice, check_int
 from .explorer import Explorer, FramesWidget, frames_widget
 from .padding_modes import TENSORRT_MODES, plot_padding_modes
+from .window_stepper import ChannelPngEncoder
 
 __all__ = ["PaddingModeExplorer", "MODE_SETS", "PRESETS", "padding_mode_frames"]
 
@@ -110,6 +111,7 @@ class PaddingModeExplorer(Explorer):
                                    [self.pre_padding, self.post_padding, self.dilation],
                                    [self.mode_set, self.explain_mode]],
                          figsize=figsize, dpi=dpi)
+        self._encoder = ChannelPngEncoder()
         self.plot = None
         self._syncing = False
         self.mode_set.observe(self._on_mode_set, names="value")
@@ -147,6 +149,49 @@ class PaddingModeExplorer(Explorer):
                 "output_sizes": {m: (None if g is None else g.output_size)
                                  for m, g in self.plot.geometries.items()},
                 "rejected": dict(self.plot.errors)}
+
+    # ---------------------------------------------------------------- drawing
+
+    #: the picture of the input cells and their texts alone, and what it shows
+    _static_background = None
+    _static_key = None
+
+    def invalidate(self) -> None:
+        """Forget the cached background: the next :meth:`render` draws the whole figure."""
+        super().invalidate()
+        self._static_background = self._static_key = None
+
+    def render(self) -> bytes:
+        """Encode :attr:`figure` as PNG into :attr:`image` (and return the bytes), in two
+        layers (blitting): the input cells and their texts (drawn with the whole figure only
+        when the input or the layout change: :attr:`PaddingModesPlot.static_key`), then, over
+        a copy of them, everything else (padding, windows, labels, title).  A fresh explorer
+        draws the same two layers, so the picture is the same whichever was reused (tested)."""
+        from . import style
+
+        fig = self.figure
+        canvas = fig.canvas
+        plot = self.plot
+        static = set(map(id, plot.static_artists))
+        ax = plot.ax
+        layer = [a for a in (*ax.collections, *ax.lines, *ax.texts, *ax.patches, *ax.images)
+                 if id(a) not in static]
+        style.glyph_texts(fig)              # texts as cached glyph outlines: cheap redraws
+        for artist in layer:
+            artist.set_animated(True)
+        if self._static_background is None or self._static_key != plot.static_key:
+            canvas.draw()                   # without the animated layer
+            self._static_background = canvas.copy_from_bbox(fig.bbox)
+            self._static_key = plot.static_key
+        else:
+            canvas.restore_region(self._static_background)
+        renderer = canvas.get_renderer()
+        for artist in sorted(layer, key=lambda a: a.get_zorder()):
+            artist.draw(renderer)
+        png = self._encoder.encode(canvas.buffer_rgba())
+        self.png = png
+        self.image.value = png
+        return png
 
     def _show_explain(self) -> None:
         if self.plot is None or self._syncing:
