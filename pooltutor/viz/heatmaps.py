@@ -254,11 +254,12 @@ def cell_font_sizes(cell_inches: float, longest: int, pad_len: int = 1) -> tuple
 
 
 def _grid(ax, values, *, vmin, vmax, offset=(0, 0), mask=None, mask_text=None, annotate=None,
-          cell_inches=None, labels=None):
+          cell_inches=None, labels=None, image=None):
     """A heatmap drawn for speed: one image, the masked (padding) cells as one hatched
     ``PolyCollection`` (gid ``"padding"``), the values (gid ``"value"``) and padding labels
     (gid ``"padding-text"``) added to ``labels`` (a :class:`~pooltutor.viz.style.TextCollection`).
-    Returns ``(image, padding collection or None)``."""
+    ``image``: an image this function made on ``ax`` before, given new data instead of
+    making another.  Returns ``(image, padding collection or None)``."""
     values = np.asarray(values)
     if values.ndim == 1:
         values = values[None, :]
@@ -269,8 +270,13 @@ def _grid(ax, values, *, vmin, vmax, offset=(0, 0), mask=None, mask_text=None, a
         shown = np.ma.array(shown, mask=np.ma.getmaskarray(shown) | mask)
     r0, c0 = offset
     extent = (c0 - 0.5, c0 + cols - 0.5, r0 + rows - 0.5, r0 - 0.5)
-    image = ax.imshow(shown, cmap=_BAD_WHITE_CMAP(), vmin=vmin, vmax=vmax, extent=extent,
-                      interpolation="nearest")
+    if image is None:
+        image = ax.imshow(shown, cmap=_BAD_WHITE_CMAP(), vmin=vmin, vmax=vmax, extent=extent,
+                          interpolation="nearest")
+    else:
+        image.set_data(shown)
+        image.set_extent(extent)
+        image.set_clim(vmin, vmax)
     padding = None
     if mask is not None and mask.any():
         cells = [(r0 + i, c0 + j) for i, j in zip(*np.nonzero(mask), strict=True)]
@@ -281,13 +287,11 @@ def _grid(ax, values, *, vmin, vmax, offset=(0, 0), mask=None, mask_text=None, a
     if annotate is None:
         annotate = max(rows, cols) <= style.MAX_ANNOTATED
     if annotate and labels is not None:
-        texts = [[style.format_value(v) for v in row] for row in values.tolist()] \
-            if values.dtype.kind in "iub" else [[style.format_value(v) for v in row]
-                                                 for row in values]
+        texts = _cell_texts(values)
         longest = max((len(t) for row in texts for t in row), default=1)
         cell_inches = 0.5 if cell_inches is None else cell_inches
         size, pad_size = cell_font_sizes(cell_inches, longest, len(mask_text or "x"))
-        colors = style.cell_text_colors(data, vmin, vmax)
+        colors = _text_colors(data, vmin, vmax)
         for i in range(rows):
             for j in range(cols):
                 if mask is not None and mask[i, j]:
@@ -297,6 +301,29 @@ def _grid(ax, values, *, vmin, vmax, offset=(0, 0), mask=None, mask_text=None, a
                     continue
                 labels.add(c0 + j, r0 + i, texts[i][j], size, colors[i, j], gid="value")
     return image, padding
+
+
+def _cell_texts(values) -> list:
+    """:func:`~pooltutor.viz.style.format_value` of every element of a 2-D array (each
+    distinct value formatted once), as rows of str."""
+    if values.dtype.kind not in "iubf" or values.size <= 16:
+        return ([[style.format_value(v) for v in row] for row in values.tolist()]
+                if values.dtype.kind in "iub" else [[style.format_value(v) for v in row]
+                                                     for row in values])
+    uniq, inverse = np.unique(values, return_inverse=True)
+    texts = [style.format_value(v) for v in (uniq.tolist() if values.dtype.kind in "iub"
+                                             else uniq)]
+    return np.array(texts, dtype=object)[inverse.reshape(values.shape)].tolist()
+
+
+def _text_colors(data, vmin, vmax) -> np.ndarray:
+    """:func:`~pooltutor.viz.style.cell_text_colors` on the house colour map (one cached
+    copy of it: a fresh copy builds its lookup table again)."""
+    cmap = _BAD_WHITE_CMAP()
+    t = np.full(data.shape, 0.5) if vmax == vmin else (data - vmin) / (vmax - vmin)
+    rgba = cmap(np.clip(np.nan_to_num(t, nan=0.5), 0.0, 1.0))
+    luminance = rgba[..., 0] * 0.299 + rgba[..., 1] * 0.587 + rgba[..., 2] * 0.114
+    return np.where(~np.isfinite(data) | (luminance > 0.5), "black", "white")
 
 
 def _BAD_WHITE_CMAP():
@@ -360,10 +387,17 @@ def _cell_image_class():
             cols = np.floor((np.arange(int(x1 - x0)) + 0.5 - m[0, 2]) / m[0, 0]).astype(np.intp)
             rows = np.floor((np.arange(int(y1 - y0)) + 0.5 - m[1, 2]) / m[1, 1]).astype(np.intp)
             rgba = self.to_rgba(A, bytes=True)
+            # the pixels inside the cells: a block (the indices are monotonic)
+            r_in = np.flatnonzero((rows >= 0) & (rows < A.shape[0]))
+            c_in = np.flatnonzero((cols >= 0) & (cols < A.shape[1]))
+            if not len(r_in) or not len(c_in):
+                return None, 0, 0, None
+            picked = rgba.take(rows[r_in[0]:r_in[-1] + 1], axis=0).take(
+                cols[c_in[0]:c_in[-1] + 1], axis=1)
+            if picked.shape[:2] == (len(rows), len(cols)):
+                return picked, x0, y0, t
             out = np.zeros((len(rows), len(cols), 4), dtype=np.uint8)
-            in_c = (cols >= 0) & (cols < A.shape[1])
-            in_r = (rows >= 0) & (rows < A.shape[0])
-            out[np.ix_(in_r, in_c)] = rgba[np.ix_(rows[in_r], cols[in_c])]
+            out[r_in[0]:r_in[-1] + 1, c_in[0]:c_in[-1] + 1] = picked
             return out, x0, y0, t
 
     return CellImage
@@ -503,6 +537,14 @@ def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=No
     >>> [p.get_gid() for p in ax.patches], [t.get_text() for t in style.texts_of(ax, "value")]
     (['output'], ['0', '1', '2', '3'])
     """
+    return _plot_output(ax, values, vmin=vmin, vmax=vmax, highlight=highlight,
+                        annotate=annotate, cell_inches=cell_inches, labels=labels)
+
+
+def _plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None,
+                 cell_inches: float | None = None, labels=None, image=None):
+    """:func:`plot_output`; ``image``: the heatmap it made on ``ax`` before, given the new
+    values (see :func:`_grid`)."""
     own = labels is None
     labels = style.TextCollection() if own else labels
     values = np.asarray(values)
@@ -510,7 +552,7 @@ def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=No
         lo, hi = style.shared_limits(values)
         vmin, vmax = (lo if vmin is None else vmin), (hi if vmax is None else vmax)
     image, _ = _grid(ax, values, vmin=vmin, vmax=vmax, annotate=annotate,
-                     cell_inches=cell_inches, labels=labels)
+                     cell_inches=cell_inches, labels=labels, image=image)
     rows, cols = (1, values.shape[0]) if values.ndim == 1 else values.shape[:2]
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
@@ -845,8 +887,6 @@ def _pooling_axes(fig, rects, keep=frozenset(), keep_titles=(False, False)):
             ax.set_position(rect)
             if keep_title:      # kept panel: its overlays may be blitted without a full draw
                 ax.apply_aspect()
-        for text in [t for t in fig.texts if t.get_gid() == "title"]:
-            text.remove()
         return list(kept)
     fig.clear()
     fig._pooltutor_legend_key = None
@@ -876,29 +916,30 @@ def _auto_figsize(in_shape, out_shape, one_d: bool, n_legend: int = 5, note: boo
     return width, bh + TOP + 0.12 + 0.3 * rows + 0.05
 
 
-def _legend_handles(result, has_dropped: bool, has_outside: bool, has_padding: bool):
-    from matplotlib.patches import Patch
-
+def _legend_entries(result, has_dropped: bool, has_outside: bool, has_padding: bool) -> list:
+    """``[(label, Patch properties), ...]`` of the legend (the Patches are made only when the
+    entries change: a persistent figure keeps its legend)."""
     same = style.WINDOW_COLOR == style.HIGHLIGHT_COLOR
-    handles = [Patch(facecolor="none", edgecolor=style.WINDOW_COLOR, linewidth=2.5,
-                     label="window → its output cell" if same else "window (taps)")]
+    entries = [("window → its output cell" if same else "window (taps)",
+                dict(facecolor="none", edgecolor=style.WINDOW_COLOR, linewidth=2.5))]
     if not same:
-        handles.append(Patch(facecolor="none", edgecolor=style.HIGHLIGHT_COLOR, linewidth=3,
-                             label="output cell"))
+        entries.append(("output cell", dict(facecolor="none", edgecolor=style.HIGHLIGHT_COLOR,
+                                            linewidth=3)))
     someone_won = result.indices is None or bool(np.any(np.asarray(result.indices) != -1))
     if result.op in ("max", "adaptive_max") and someone_won:
-        handles.append(Patch(facecolor="none", edgecolor=style.WINNER_COLOR, linewidth=3,
-                             label="winner (max)", path_effects=_winner_effects()))
+        entries.append(("winner (max)", dict(facecolor="none", edgecolor=style.WINNER_COLOR,
+                                             linewidth=3, path_effects=_winner_effects())))
     if has_padding:
-        handles.append(Patch(facecolor=style.PAD_COLOR, hatch=style.PAD_HATCH,
-                             edgecolor="#9a9a9a", label=f"padding ({pad_rule_text(result)})"))
+        entries.append((f"padding ({pad_rule_text(result)})",
+                        dict(facecolor=style.PAD_COLOR, hatch=style.PAD_HATCH,
+                             edgecolor="#9a9a9a")))
     if has_outside:
-        handles.append(Patch(facecolor=style.OUTSIDE_COLOR, edgecolor="#b0b0b0", linestyle="--",
-                             label="past the padded input"))
+        entries.append(("past the padded input", dict(facecolor=style.OUTSIDE_COLOR,
+                                                      edgecolor="#b0b0b0", linestyle="--")))
     if has_dropped:
-        handles.append(Patch(facecolor="none", edgecolor=style.DROPPED_COLOR, linestyle="--",
-                             linewidth=2, label="dropped window"))
-    return handles
+        entries.append(("dropped window", dict(facecolor="none", edgecolor=style.DROPPED_COLOR,
+                                               linestyle="--", linewidth=2)))
+    return entries
 
 
 def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> PoolingPlot:
@@ -1083,14 +1124,14 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
     has_padding = any(sum(_axis_pads(a)) > 0 for a in shown_axes)
     has_outside = any(axis_extent(a)[1] > a.input_size + _axis_pads(a)[1] for a in shown_axes)
     has_dropped = any(getattr(a, "clipped", False) for a in shown_axes)
-    handles = _legend_handles(result, has_dropped, has_outside, has_padding) if legend else []
+    entries = _legend_entries(result, has_dropped, has_outside, has_padding) if legend else []
     if fig is None:
         from .explorer import new_figure
 
-        fig = new_figure(_auto_figsize(in_shape, out_shape, one_d, len(handles), has_dropped),
+        fig = new_figure(_auto_figsize(in_shape, out_shape, one_d, len(entries), has_dropped),
                          dpi=100)
     width = fig.get_size_inches()[0]
-    ncol, legend_rows = _legend_rows(width, [h.get_label() for h in handles])
+    ncol, legend_rows = _legend_rows(width, [label for label, _ in entries])
     rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, has_dropped,
                                stable)
     pad_text = pad_rule_text(result)
@@ -1123,7 +1164,8 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
                   and fig.axes == [previous[1].input_ax, previous[1].output_ax])
     if keep_input:
         old = previous[1]
-        keep = {*old.input_panel, *old.window, old.winner, *old.dropped, old.output_cell}
+        keep = {*old.input_panel, *old.window, old.winner, *old.dropped, old.output_cell,
+                old.output_image}
         ax_in, ax_out = _pooling_axes(fig, rects, keep, keep_titles=(True, False))
         in_image, padding = old.input_image, old.padding
         input_panel = old.input_panel
@@ -1138,14 +1180,22 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
         ax_in.set_title(in_title, y=1.0, fontsize=in_title_size)
         input_panel = (*ax_in.images, *ax_in.collections, *ax_in.patches)
     out_labels = style.TextCollection()
-    out_image = plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
-                            cell_inches=cell, labels=out_labels)
+    out_image = _plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
+                             cell_inches=cell, labels=out_labels,
+                             image=old.output_image if keep_input else None)
     _cell_image(out_image)
     out_labels.draw(ax_out)
     head = title if title is not None else f"{_op_name(result)}: {format_params(geometry)}"
-    fig.text(0.5, 1 - 0.12 / fig.get_size_inches()[1], head, ha="center", va="top",
-             fontsize=_fit_size(TITLE_SIZE, len(head), 0.95 * width), fontweight="bold",
-             gid="title")
+    head_size = _fit_size(TITLE_SIZE, len(head), 0.95 * width)
+    titles = [t for t in fig.texts if t.get_gid() == "title"]
+    for extra in titles[1:]:
+        extra.remove()
+    if titles:                              # a persistent figure's title, given the new text
+        titles[0].set_text(head)
+        titles[0].set_fontsize(head_size)
+    else:
+        fig.text(0.5, 1 - 0.12 / fig.get_size_inches()[1], head, ha="center", va="top",
+                 fontsize=head_size, fontweight="bold", gid="title")
 
     if keep_input:
         plot = replace(old, output_ax=ax_out, output_image=out_image, out_index=out_index,
@@ -1155,11 +1205,14 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
                            padding, out_index, n, c, depth, result, cell, input_panel)
     plot = _draw_overlays(plot, out_index, reuse=keep_input)
     # the legend depends on its entries only: a persistent figure keeps it while they stay
-    key = (tuple(h.get_label() for h in handles), ncol)
-    if getattr(fig, "_pooltutor_legend_key", None) != key or len(fig.legends) != bool(handles):
+    key = (tuple(label for label, _ in entries), ncol)
+    if getattr(fig, "_pooltutor_legend_key", None) != key or len(fig.legends) != bool(entries):
         for old_legend in list(fig.legends):
             old_legend.remove()
-        if handles:
+        if entries:
+            from matplotlib.patches import Patch
+
+            handles = [Patch(label=label, **kw) for label, kw in entries]
             fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=LEGEND_SIZE,
                        frameon=False, handlelength=1.6, bbox_to_anchor=(0.5, 0.0),
                        columnspacing=1.2)
