@@ -273,12 +273,13 @@ def _draw_bars(ax, spans, lanes, y0, labels, short, colors, cell_in, *, dashed=F
 
 
 def _bar_highlight(ax, start, stop, y):
-    """The window outline around the bar ``[start, stop)`` at height ``y`` (a moving mark)."""
+    """The window outline around the bar ``[start, stop)`` at height ``y`` (a moving mark, above
+    the bar labels: drawn last in a blit as well)."""
     from matplotlib.patches import FancyBboxPatch
 
     patch = FancyBboxPatch((start - 0.47, y - 0.36), stop - start - 0.06, 0.72,
                            boxstyle="round,pad=0,rounding_size=0.14", fill=False,
-                           edgecolor=style.WINDOW_COLOR, linewidth=3, zorder=3, gid="window")
+                           edgecolor=style.WINDOW_COLOR, linewidth=3, zorder=4.5, gid="window")
     ax.add_artist(patch)
     patch.pooltutor_overlay = True
     return patch
@@ -631,34 +632,52 @@ def _marks_2d(ax, out_index, winner) -> None:
     """What marks output cell ``out_index`` of a 2-D bins plot (drawn above the rest, and moved
     by :func:`move_adaptive_bins`): the bin outlined on the input, its maximum, the output
     cell highlighted; the export workaround's window of that cell drawn bold with the bin
-    outlined beside it, and its fixed-pool output cell highlighted; the titles naming it."""
+    outlined beside it, and its fixed-pool output cell highlighted; the titles naming it.
+
+    The marks are made at the first call and then moved in place (making patches costs more
+    than drawing them)."""
     from matplotlib.patches import Rectangle
 
     marks = ax._pooltutor_marks
+    made = marks.setdefault("artists", {})
     fixed = marks["fixed"]
-    targets = [ax, marks["out_ax"]] + ([fixed[0]] if fixed else [])
-    if marks["fixed_out_ax"] is not None:
-        targets.append(marks["fixed_out_ax"])
-    for target in targets:
-        for artist in [a for a in target.get_children()
-                       if getattr(a, "pooltutor_overlay", False)]:
-            artist.remove()
     (b0, b1), values, result = marks["bins"], marks["values"], marks["result"]
     (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
-    made = []
 
-    def bin_outline(target, linewidth):
-        patch = Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False,
-                          edgecolor=style.WINDOW_COLOR, linewidth=linewidth, zorder=7,
-                          gid="window")
-        target.add_artist(patch)
-        made.append(patch)
+    def mark(name, target, make):
+        artist = made.get(name)
+        if artist is None:
+            artist = made[name] = make(target)
+            if artist.axes is None:
+                target.add_artist(artist)           # the limits are set: no data-limit update
+            if artist.get_zorder() < MARK_ZORDER:
+                artist.set_zorder(MARK_ZORDER)
+            artist.pooltutor_overlay = True
+            artist.set_in_layout(False)
+        return artist
 
-    bin_outline(ax, 3.5)
-    if winner is not None:
-        made.append(mark_winner(ax, winner, autolim=False))
-    made.append(style.mark_cell(marks["out_ax"], out_index, color=style.HIGHLIGHT_COLOR,
-                                gid="highlight", autolim=False))
+    def bin_outline(linewidth):
+        return lambda target: Rectangle((0, 0), 1, 1, fill=False, edgecolor=style.WINDOW_COLOR,
+                                        linewidth=linewidth, zorder=7, gid="window")
+
+    def highlight(target):                  # made on cell (0, 0): its corner is its offset
+        return style.mark_cell(target, (0, 0), color=style.HIGHLIGHT_COLOR, gid="highlight",
+                               autolim=False)
+
+    def moved(patch, cell):                 # a square of style.mark_cell onto another cell
+        offset = getattr(patch, "pooltutor_offset", None)
+        if offset is None:
+            offset = patch.pooltutor_offset = patch.get_xy()
+        patch.set_xy((cell[1] + offset[0], cell[0] + offset[1]))
+
+    mark("bin", ax, bin_outline(3.5)).set_bounds(c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
+    if winner is None:
+        if "winner" in made:
+            made.pop("winner").remove()
+    else:
+        moved(mark("winner", ax, lambda target: mark_winner(target, (0, 0), autolim=False)),
+              winner)
+    moved(mark("highlight", marks["out_ax"], highlight), out_index)
     focus = f"output {out_index}: bin {_bin_text([b0[out_index[0]], b1[out_index[1]]])}"
     if winner is not None:
         focus += f", max {style.format_value(values[winner])} at {winner}"
@@ -668,25 +687,19 @@ def _marks_2d(ax, out_index, winner) -> None:
     if fixed:
         fixed_ax, w0, w1, same, title = fixed
         k_out = out_index[0] * len(w1) + out_index[1]
-        window = _span_rect(w0, w1, out_index, True, fill=False,
-                            edgecolor=style.RIGHT_COLOR if same[k_out] else style.WRONG_COLOR,
-                            linewidth=3.0, zorder=MARK_ZORDER, gid="fixed-window-current")
-        fixed_ax.add_artist(window)
-        made.append(window)
-        bin_outline(fixed_ax, 2.0)
+        shape = _span_rect(w0, w1, out_index)
+        window = mark("fixed-window", fixed_ax, lambda target: _span_rect(
+            w0, w1, out_index, True, fill=False, linewidth=3.0, gid="fixed-window-current"))
+        window.set_bounds(*shape.get_xy(), shape.get_width(), shape.get_height())
+        window.set_edgecolor(style.RIGHT_COLOR if same[k_out] else style.WRONG_COLOR)
+        mark("fixed-bin", fixed_ax, bin_outline(2.0)).set_bounds(
+            c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
         (q0, q1), (p0, p1) = w0[out_index[0]], w1[out_index[1]]
         here = ("its window = its bin" if same[k_out] else
                 f"its window [{q0},{q1}) x [{p0},{p1}) \u2260 bin (orange)")
         fixed_ax.title.set_text(f"{title}\noutput {out_index}: {here}")
         if marks["fixed_out_ax"] is not None:
-            made.append(style.mark_cell(marks["fixed_out_ax"], out_index,
-                                        color=style.HIGHLIGHT_COLOR, gid="highlight",
-                                        autolim=False))
-    for artist in made:
-        if artist.get_zorder() < MARK_ZORDER:
-            artist.set_zorder(MARK_ZORDER)
-        artist.pooltutor_overlay = True
-        artist.set_in_layout(False)
+            moved(mark("fixed-highlight", marks["fixed_out_ax"], highlight), out_index)
 
 
 def _out_of_layout(ax):

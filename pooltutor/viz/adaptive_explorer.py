@@ -50,6 +50,10 @@ __all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "pi_digits"]
 #: Slider ranges of the input size for 1-D and 2-D inputs.
 MAX_INPUT = {1: 32, 2: 10}
 
+#: What each title line counts as when the explorer lays out its panels: a fixed text with
+#: the tallest and deepest glyphs of the titles (see ``AdaptiveBinsExplorer._lay_out``).
+LAYOUT_LINE = "([Ely|gp])"
+
 
 def pi_digits(count: int) -> np.ndarray:
     """The first ``count`` decimal digits of pi as floats (the demo input; TV27 uses 32).
@@ -246,6 +250,7 @@ class AdaptiveBinsExplorer(Explorer):
         self.plot = None
         self._key = None
         self._pooled = None
+        self._laid_out = None           # what the current layout was made for (_lay_out)
         super().__init__(
             controls=[[self.ndim, self.op, self.show_fixed],
                       list(self.in_size), list(self.out_size), list(self.cell)],
@@ -318,6 +323,7 @@ class AdaptiveBinsExplorer(Explorer):
             self.figure.set_size_inches(figsize)
             plot = plot_adaptive_bins(x, outs, out_index, op=op, show_fixed=show_fixed,
                                       fig=self.figure)
+            self._lay_out()
             x4 = x.reshape((1, 1) + x.shape)
             self._pooled = (adaptive_max_pool(x4, outs, return_indices=True) if op == "max"
                             else adaptive_avg_pool(x4, outs))
@@ -344,6 +350,52 @@ class AdaptiveBinsExplorer(Explorer):
                 "output": plot.output.tolist(),
                 "fixed": None if plot.fixed is None else (plot.fixed.kernel, plot.fixed.stride),
                 "fixed_equal": None if plot.fixed is None else plot.fixed.equal}
+
+    def _lay_out(self) -> None:
+        """Place the panels (constrained layout, then kept: see ``Explorer._freeze_layout``)
+        when the Axes are new or what the layout reads (figure size, ticks, axis labels,
+        title line counts: :meth:`_layout_inputs`) changed, e.g. the 1-D tick label
+        "adaptive max" -> "adaptive avg".  Every title line is laid out as
+        :data:`LAYOUT_LINE`: the heights of the real lines differ by a pixel with their
+        glyphs (the ``g`` of "average", a window's brackets), so that laid out as they are,
+        the panels would sit where the first cell drawn on these Axes put them.  This way a
+        step, a parameter change and a new explorer with the same controls give the same
+        picture."""
+        from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+        self._thaw_layout()
+        engine = self.figure.get_layout_engine()
+        inputs = self._layout_inputs()
+        if not isinstance(engine, ConstrainedLayoutEngine):
+            if self._frozen_layout is None or inputs == self._laid_out:
+                return                          # kept Axes, laid out for the same inputs
+            engine = self._frozen_layout[1]
+            for ax in self.figure.axes:         # from where new Axes start, as a new explorer
+                ax._set_position(ax.get_subplotspec().get_position(self.figure))
+        titles = [ax.title for ax in self.figure.axes]
+        texts = [t.get_text() for t in titles]
+        try:
+            for title, text in zip(titles, texts, strict=True):
+                if text:
+                    title.set_text("\n".join([LAYOUT_LINE] * (text.count("\n") + 1)))
+            engine.execute(self.figure)
+        finally:
+            for title, text in zip(titles, texts, strict=True):
+                title.set_text(text)
+        self._laid_out = inputs
+        self._freeze_layout()
+
+    def _layout_inputs(self) -> tuple:
+        """What the constrained layout of the figure reads, titles aside (their line counts)."""
+        inputs = [tuple(np.round(self.figure.get_size_inches(), 6))]
+        for ax in self.figure.axes:
+            inputs.append((ax.axison, ax.title.get_text().count("\n"), ax.get_xlabel(),
+                           ax.get_ylabel()))
+            if ax.axison:
+                for axis in (ax.xaxis, ax.yaxis):
+                    locs = axis.get_majorticklocs()
+                    inputs.append((tuple(locs), tuple(axis.major.formatter.format_ticks(locs))))
+        return tuple(inputs)
 
     # ------------------------------------------------------------ kernel-free
 
