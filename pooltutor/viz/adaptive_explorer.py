@@ -8,6 +8,11 @@ export workaround does not exist (``I < O``) the widget says so in its note.
 :meth:`AdaptiveBinsExplorer.static_widget` (or :func:`adaptive_bins_frames`)
 is the kernel-free form: one frame per output cell.
 
+Another output cell (1-D or 2-D) only moves the cell's marks and retitles
+(:func:`~pooltutor.viz.adaptive.move_adaptive_bins`), blitted over the cached
+rest of the figure, and the PNG is encoded band by band, only the changed
+bands anew (:class:`RowDiffPngEncoder`); the picture is that of a full draw.
+
 >>> e = AdaptiveBinsExplorer(input_size=7, output_size=4, dpi=30)     # TV25
 >>> e.state["bin"], e.state["output"]
 (((0, 2),), [3.0, 4.0, 9.0, 9.0])
