@@ -141,8 +141,12 @@ class PaddingModeExplorer(Explorer):
     def draw(self) -> dict[str, Any]:
         i, f, s, d, b, a = (w.value for w in self.params)
         # a fixed, slide-sized figure: the cells shrink to fit six rows
-        self.plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes,
-                                       fig=self.figure)
+        try:
+            self.plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes,
+                                           fig=self.figure)
+        except Exception:
+            self.invalidate()                       # the figure may be half drawn
+            raise
         self._show_explain()
         return {"params": dict(input_size=i, window=f, stride=s, dilation=d, pre_padding=b,
                                post_padding=a, mode_set=self.mode_set.value),
@@ -179,7 +183,8 @@ class PaddingModeExplorer(Explorer):
         style.glyph_texts(fig)              # texts as cached glyph outlines: cheap redraws
         for artist in layer:
             artist.set_animated(True)
-        if self._static_background is None or self._static_key != plot.static_key:
+        if (self._static_background is None or self._static_key != plot.static_key
+                or self._static_background.get_extents() != tuple(map(int, fig.bbox.extents))):
             canvas.draw()                   # without the animated layer
             self._static_background = canvas.copy_from_bbox(fig.bbox)
             self._static_key = plot.static_key

@@ -302,8 +302,12 @@ class WindowStepper(Explorer):
             self._set_position_bounds(shape)
             out_index = tuple(int(i) for i in np.unravel_index(self.position.value, shape))
             legends = list(self.figure.legends)
-            self.plot, kept = _plot_pooling(result, out_index, 0, 0, None, self.figure, None,
-                                            None, True, stable=True, reuse=True)
+            try:
+                self.plot, kept = _plot_pooling(result, out_index, 0, 0, None, self.figure,
+                                                None, None, True, stable=True, reuse=True)
+            except Exception:
+                self.invalidate()                   # the figure may be half drawn
+                raise
             self.result = result
             self._key = params
             if kept and list(self.figure.legends) == legends:
@@ -370,7 +374,8 @@ class WindowStepper(Explorer):
         style.glyph_texts(fig)              # texts as cached glyph outlines: cheap redraws
         for artist in (*output_layer, *position_layer):
             artist.set_animated(True)
-        if self._static_background is None:
+        if (self._static_background is None
+                or self._static_background.get_extents() != tuple(map(int, fig.bbox.extents))):
             style.cache_images(fig)         # unchanged heatmaps skip their resampling
             style.cache_legends(fig)        # an unchanged legend pastes its last pixels
             canvas.draw()                   # without the animated layers
