@@ -70,7 +70,7 @@ def set_cell(e, cell) -> None:
     e.safe_update()
 
 
-def test_2d_steps_blit_only_the_moving_marks_and_keep_the_picture():
+def test_2d_steps_blit_only_the_moving_marks_and_keep_the_picture(monkeypatch):
     from matplotlib.axes import Axes
 
     e = AdaptiveBinsExplorer(ndim=2, input_size=10, output_size=4)   # the bench figure, 80 dpi
@@ -78,15 +78,13 @@ def test_2d_steps_blit_only_the_moving_marks_and_keep_the_picture():
     background = e._background
     drawn = []
     axes_draw = Axes.draw
-    try:
-        Axes.draw = lambda self, r: (drawn.append(self), axes_draw(self, r))[1]
+    with monkeypatch.context() as m:
+        m.setattr(Axes, "draw", lambda self, r: (drawn.append(self), axes_draw(self, r))[1])
         for cell in [(0, 1), (0, 2), (3, 3), (2, 0), (3, 3)]:
             set_cell(e, cell)
             assert e.error is None and e.state["out_index"] == cell
             assert e.plot.bins is bins and e._background is background    # a blitted step
-        assert drawn == []                      # no panel was drawn again, only the marks
-    finally:
-        Axes.draw = axes_draw
+    assert drawn == []                          # no panel was drawn again, only the marks
     assert_as_if_fresh(e)
     # what moved: the marks of the cell in the four panels and the two titles naming it
     moving = adaptive_overlays(e.plot)
