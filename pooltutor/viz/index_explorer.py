@@ -226,6 +226,18 @@ class IndexLayoutExplorer(Explorer):
                 "stride": self.stride.value, "padding": self.padding.value,
                 "pad_taps": self.pad_taps.value}
 
+    def _relayout(self) -> None:
+        """Let the next render run the figure's layout engine again (after a freeze), from
+        the Axes' grid places as on a new figure (constrained layout refines the positions
+        it starts from: started from the last layout it ends elsewhere)."""
+        if self._frozen_layout is not None:
+            self.figure.set_layout_engine(self._frozen_layout[1])
+            self._frozen_layout = None
+        for ax in self.figure.axes:
+            spec = ax.get_subplotspec()
+            if spec is not None:
+                ax._set_position(spec.get_position(self.figure))
+
     # ------------------------------------------------------------ kernel-free
 
     def static_widget(self, max_frames: int = 32) -> FramesWidget:
@@ -253,6 +265,10 @@ class IndexLayoutExplorer(Explorer):
         pngs, labels = self.collect_frames(cells, apply)
         apply(keep)
         return frames_widget(pngs, labels, description="output cell")
+
+
+def _limits(ax) -> tuple:
+    return tuple(ax.get_xlim()) + tuple(ax.get_ylim())
 
 
 def index_layout_frames(x=None, *, max_frames: int = 32, **params) -> FramesWidget:

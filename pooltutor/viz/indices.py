@@ -481,19 +481,16 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
                        and a is not getattr(ax, "_pooltutor_static_lines", None)]:
             artist.remove()
         n_count, c_count = canvas.shape[:2]
-        cells, where, items = [], {}, []
+        where, items = {}, []
         for n in range(n_count):
             for c in range(c_count):
                 for pos in np.ndindex(*canvas.spatial):
                     x, y = canvas.xy(n, c, pos)
-                    cells.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
                     where[(n, c) + tuple(pos)] = len(items)
                     items.append(style.CellText(str(int(numbers[(n, c) + pos])), x, y, size,
                                                 "#333333", False, "number"))
-        grid = PatchCollection(cells, facecolor="#f7f7f7",
-                               edgecolor="#c4c4c4" if small else "#b0b0b0",
-                               linewidth=0.6 if small else 0.8, zorder=1, gid="cells")
-        ax.add_collection(grid, autolim=False)
+        grid = _cell_grid(ax, canvas, edgecolor="#c4c4c4" if small else "#b0b0b0",
+                          linewidth=0.6 if small else 0.8)
         # in small cells the numbers fill the cell: a step between neighbours would be
         # drawn across their digits, so only the jumps (row, plane, channel) get arrows
         arrows = _draw_path(ax, canvas, numbers, LAYOUT_COLORS.get(layout, "#333333"), size,
@@ -501,7 +498,7 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
         coll = _text_paths(ax, items, squeeze=squeeze, gid="numbers", zorder=4)
         labels = style.TextCollection()
         _plane_labels(labels, canvas, size if not small else max(size, 5.5))
-        made = [grid, coll, labels.draw(ax, zorder=4)]
+        made = [*grid, coll, labels.draw(ax, zorder=4)]
         made += [a for a in ax.collections if a.get_gid() == "path-heads"]
         if arrows is not None:
             made.append(arrows)
@@ -511,7 +508,116 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
                                          "arrows": arrows, "canvas": canvas, "size": size,
                                          "small": small, "squeeze": squeeze}
         _frame_axes(ax, canvas)
+        _static_group(ax, made, key)
     _layout_overlays(ax, position, window_cells)
+
+
+_STATIC_GROUP = None
+
+
+def _static_group(ax, members, key):
+    """Draw ``members`` (the static content of a layout panel, inside its Axes) as one
+    artist that pastes its pixels of the last draw when nothing they depend on changed.
+
+    The members stay children of ``ax`` (to be read back) but draw only through the group.
+    The pixels are reused when the canvas, the Axes' place and ``key`` are those of the
+    last draw and the pixels under the Axes are too (an explorer's full redraw after a
+    change that leaves this panel alone: another plane or padding); else the members are
+    drawn, and kept when they drew nothing outside the Axes (same picture, tested)."""
+    global _STATIC_GROUP
+    if _STATIC_GROUP is None:
+        from matplotlib.artist import Artist
+
+        class StaticGroup(Artist):
+            def draw(self, renderer):
+                if not self.get_visible():
+                    return
+                buf, region = self._region(renderer)
+                if buf is None:
+                    for m in self.members:
+                        if m.get_visible():
+                            type(m).draw(m, renderer)
+                    return
+                r0, r1, c0, c1 = region
+                gkey = (self.key, renderer.width, renderer.height, renderer.dpi, region,
+                        tuple(self.axes.bbox.bounds))
+                before = buf[r0:r1, c0:c1].copy()
+                kept = self.kept
+                if kept is not None and kept[0] == gkey and np.array_equal(before, kept[1]):
+                    buf[r0:r1, c0:c1] = kept[2]
+                    self.stale = False
+                    return
+                whole = buf.copy()
+                for m in self.members:
+                    if m.get_visible():
+                        type(m).draw(m, renderer)
+                changed = np.any(whole != buf, axis=-1)
+                changed[r0:r1, c0:c1] = False
+                # kept only when every pixel drawn lies in the region (else: drawn each time)
+                self.kept = (None if changed.any() else
+                             (gkey, before, buf[r0:r1, c0:c1].copy()))
+                self.stale = False
+
+            def _region(self, renderer):
+                """The Agg buffer and the Axes' pixels (rows, columns) and a margin, or
+                ``(None, None)`` for another renderer (a savefig, a layout pass)."""
+                canvas = self.axes.get_figure(root=True).canvas
+                if getattr(canvas, "renderer", None) is not renderer:
+                    return None, None
+                try:
+                    buf = np.asarray(renderer.buffer_rgba())
+                except AttributeError:
+                    return None, None
+                if buf.ndim != 3 or not buf.flags.writeable:
+                    return None, None
+                box = self.axes.bbox
+                h, w = buf.shape[:2]
+                m = 3
+                r0, r1 = max(int(h - box.y1) - m, 0), min(int(np.ceil(h - box.y0)) + m, h)
+                c0, c1 = max(int(box.x0) - m, 0), min(int(np.ceil(box.x1)) + m, w)
+                return buf, (r0, r1, c0, c1)
+
+        _STATIC_GROUP = StaticGroup
+    order = {id(a): k for k, a in enumerate(ax.get_children())}
+    group = _STATIC_GROUP()
+    group.members = sorted(members, key=lambda a: (a.get_zorder(), order.get(id(a), 0)))
+    group.key, group.kept = key, None
+    for m in members:
+        m.draw = _no_draw                      # drawn by the group only
+    group.set_zorder(min(m.get_zorder() for m in members))
+    group.set_in_layout(False)
+    group.pooltutor_static = True
+    ax.add_artist(group)
+    return group
+
+
+def _no_draw(renderer):
+    """The ``draw`` of an artist drawn by a :func:`_static_group`."""
+
+
+def _cell_grid(ax, canvas, *, edgecolor, linewidth):
+    """The cells of a layout panel: one light square per plane (or depth slice) and its
+    grid lines, as two collections (gid ``"cells"``, ``"cell-lines"``): 256 squares with
+    their own edges cost ~2 ms a redraw."""
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    blocks, segments = [], []
+    for n in range(canvas.shape[0]):
+        for c in range(canvas.shape[1]):
+            for d in range(canvas.depth):
+                x0, y0 = canvas.xy(n, c, (d, 0, 0)[-len(canvas.spatial):])
+                x0, y0 = x0 - 0.5, y0 - 0.5
+                x1, y1 = x0 + canvas.width, y0 + canvas.height
+                blocks.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+                segments += [[(x0, y0 + i), (x1, y0 + i)] for i in range(canvas.height + 1)]
+                segments += [[(x0 + j, y0), (x0 + j, y1)] for j in range(canvas.width + 1)]
+    fill = PolyCollection(blocks, facecolors="#f7f7f7", edgecolors="none", zorder=1,
+                          gid="cells")
+    lines = LineCollection(segments, colors=edgecolor, linewidths=linewidth, zorder=1.01,
+                           gid="cell-lines")
+    for coll in (fill, lines):
+        ax.add_collection(coll, autolim=False)
+    return fill, lines
 
 
 def _text_paths(ax, items, *, squeeze=1.0, bold=False, gid="numbers", zorder=4.0):
@@ -710,8 +816,9 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
         for d in range(depth):
             _grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0),
                   cell_inches=cell_inches, labels=labels)
-        ax._pooltutor_input = {"plane": (n, c), "extent": None, "rule": None,
-                               "key": _input_key(result, out_index)}
+        info = ax._pooltutor_input = {"plane": (n, c), "extent": None, "rule": None,
+                                      "padded": False, "cell_inches": cell_inches}
+        info["key"] = _input_key(result, out_index, info)
         _input_overlays(ax, result, out_index, position)
         ax.set_xlim(-0.5, width - 0.5)
         ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
@@ -760,11 +867,8 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
                            "padding", merged=True, facecolors=style.PAD_COLOR,
                            hatch=style.PAD_HATCH, edgecolors="#9a9a9a", linewidths=0.5,
                            zorder=1.5)
-        from .heatmaps import cell_font_sizes
-
         pad_text = _PAD_TEXT[pad_taps]
-        _, pad_size = cell_font_sizes(cell_inches, 1, len(pad_text))
-        written = 0.62 * pad_size * len(pad_text) <= 0.9 * cell_inches * 72   # fits its cell
+        written, pad_size = _pad_text_fits(pad_text, cell_inches)
         if written:
             for i, j in zip(*np.nonzero(padding), strict=True):
                 labels.add(c_lo + j, r_lo + i, pad_text, pad_size, "#555555",
@@ -777,8 +881,10 @@ def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
             labels.add(j, i, "out", max(4.5, min(size - 3.5, 0.3 * cell_inches * 72)),
                        "#777777", gid="outside-text")
     rule = _PAD_TEXT[pad_taps] if padding.any() and not written else None
-    ax._pooltutor_input = {"plane": (n, c), "extent": (r_lo, r_hi, c_lo, c_hi), "rule": rule,
-                           "key": _input_key(result, out_index)}
+    info = ax._pooltutor_input = {"plane": (n, c), "extent": (r_lo, r_hi, c_lo, c_hi),
+                                  "rule": rule, "padded": bool(padding.any()),
+                                  "cell_inches": cell_inches}
+    info["key"] = _input_key(result, out_index, info)
     _input_overlays(ax, result, out_index, position)
     # room inside the Axes for the indices and axis names (texts stay out of the layout)
     cell_pt = cell_inches * 72.0
@@ -815,14 +921,26 @@ def _input_extent(result, out_index) -> tuple[int, int, int, int]:
             min(-pads[1][0], min(tap_cols)), max(shape[1] + pads[1][1], max(tap_cols) + 1))
 
 
-def _input_key(result, out_index) -> tuple:
-    """What the static part of the input panel depends on besides the input: the plane,
-    the drawn extent (padded plane and any ceil-mode overhang), the pads and the padding
-    rule.  Two poolings of one input with the same key draw the same panel."""
+def _pad_text_fits(pad_text: str, cell_inches: float) -> tuple[bool, float]:
+    """Whether the padding rule ``pad_text`` is written in padding cells ``cell_inches``
+    wide (else the title names it), and its font size."""
+    from .heatmaps import cell_font_sizes
+
+    _, pad_size = cell_font_sizes(cell_inches, 1, len(pad_text))
+    return 0.62 * pad_size * len(pad_text) <= 0.9 * cell_inches * 72, pad_size
+
+
+def _input_key(result, out_index, info) -> tuple:
+    """What the static part of the input panel (drawn with ``info``: its padding cells and
+    cell size) depends on besides the input: the plane, the drawn extent (padded plane
+    and any ceil-mode overhang), the pads and, when it is written in the padding cells,
+    the padding rule.  Two poolings of one input with the same key draw the same panel."""
     pads = tuple((getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0))
                  for a in result.geometry.axes)
     extent = None if result.input.ndim == 5 else _input_extent(result, out_index)
-    return (tuple(out_index[:2]), extent, pads, result.rules.get("pad_taps", "skip"))
+    pad_text = _PAD_TEXT[result.rules.get("pad_taps", "skip")]
+    written = info["padded"] and _pad_text_fits(pad_text, info["cell_inches"])[0]
+    return (tuple(out_index[:2]), extent, pads, pad_text if written else None)
 
 
 def _same_input(a, b) -> bool:
@@ -1168,11 +1286,16 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
             kept.append(fig.add_subplot(grid[nrows, :]))
         keep_axes(fig, kept)
     input_ax = kept[0]
+    # at the top of its slot: its title lines up with the layout panels' titles, and the
+    # constrained layout does not depend on the input panel's shape (padding)
+    input_ax.set_anchor("N")
     rows_in, cols_in = canvas.extent
     input_cell = cell_pt / 72.0 * (max(rows_in, cols_in) + 1.0) / (max(shape[2:]) + 2.5
                                                                      + 2 * _max_pad(result))
     rule = _draw_input_panel(input_ax, result, out_index, position, size, input_cell)
-    input_ax.set_title(_input_title(result, out_index, position, rule), fontsize=size)
+    # y given: no automatic title placement at each draw (it measures the axis, ~1 ms an
+    # Axes; these Axes have no ticks on top, so the title stays at y = 1 anyway)
+    input_ax.set_title(_input_title(result, out_index, position, rule), fontsize=size, y=1.0)
 
     layout_axes = {}
     for k, lay in enumerate(layouts, start=1):
@@ -1180,7 +1303,8 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         nums = layout_numbers(shape, lay)
         _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, number_size,
                            cell_pt, squeeze)
-        ax.set_title(_layout_title(lay, numbers[lay]), fontsize=size, color=LAYOUT_COLORS[lay])
+        ax.set_title(_layout_title(lay, numbers[lay]), fontsize=size, color=LAYOUT_COLORS[lay],
+                     y=1.0)
         ax.set_xlabel(_steps_text(nums), fontsize=max(size - 1.5, 5.5), color="#444444")
         layout_axes[lay] = ax
 
@@ -1244,7 +1368,7 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
     layouts = tuple(plot.layout_axes)
     fig = plot.figure
     if (info is None or (result is not old and not _same_input(result, old))
-            or info.get("key") != _input_key(result, out_index)
+            or info.get("key") != _input_key(result, out_index, info)
             or getattr(fig, "_pooltutor_axes", None) is None
             or any(a not in fig.axes for a in (ax, *plot.layout_axes.values()))
             or any(getattr(a, "_pooltutor_static", None) is None
@@ -1252,6 +1376,8 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
         return None
     numbers, position, window_cells = _winner(result, out_index, layouts)
     _input_overlays(ax, result, out_index, position)
+    if info["rule"] is not None:       # the padding rule, named in the title (not written)
+        info["rule"] = _PAD_TEXT[result.rules.get("pad_taps", "skip")]
     ax.title.set_text(_input_title(result, out_index, position, info["rule"]))
     for lay, lax in plot.layout_axes.items():
         _layout_overlays(lax, position, window_cells)
@@ -1302,6 +1428,7 @@ class _Glyphs:
     _words: dict = {}
     _pairs: dict = {}
     _lines: dict = {}
+    _extents: dict = {}
     LIMIT = 6000
 
     @classmethod
@@ -1412,6 +1539,25 @@ class _Glyphs:
         return hit
 
     @classmethod
+    def extent(cls, prop) -> tuple[float, float]:
+        """The font's ascent and descent (``_FONT_SCALE`` units), as matplotlib's text
+        layout reads them (OS/2 typographic, else hhea)."""
+        fkey, font = cls.font(prop)
+        hit = cls._extents.get(fkey)
+        if hit is None:
+            em = font.get_sfnt_table("head")["unitsPerEm"]
+            for table, up, down in (("OS/2", "sTypoAscender", "sTypoDescender"),
+                                    ("hhea", "ascent", "descent")):
+                values = font.get_sfnt_table(table)
+                if values is not None:
+                    hit = (values[up] / em * _FONT_SCALE, -values[down] / em * _FONT_SCALE)
+                    break
+            else:                                     # pragma: no cover - every TrueType font
+                hit = (0.76 * _FONT_SCALE, 0.24 * _FONT_SCALE)
+            cls._extents[fkey] = hit
+        return hit
+
+    @classmethod
     def outline(cls, gkey):
         """The outline ``(vertices, codes)`` of one glyph (see :meth:`line`)."""
         return cls._outlines[gkey]
@@ -1451,13 +1597,17 @@ class _ComposedRenderer:
         return getattr(self._renderer, name)
 
     def get_text_width_height_descent(self, s, prop, ismath):
+        """The ink's width; the font's ascent and descent (not the ink's), so that a line
+        sits and measures the same whatever its characters: a title's height, and so the
+        constrained layout, does not change from one output cell to the next."""
         if ismath:
             return self._renderer.get_text_width_height_descent(s, prop, ismath)
         box = _Glyphs.line(s, prop)[2]
         if box is None:
             return 0.0, 0.0, 0.0
         k = prop.get_size_in_points() / _FONT_SCALE * self._renderer.points_to_pixels(1.0)
-        return (box[1] - box[0]) * k, (box[3] - box[2]) * k, -box[2] * k
+        ascent, descent = _Glyphs.extent(prop)
+        return (box[1] - box[0]) * k, (ascent + descent) * k, descent * k
 
     #: lines (by number, from 0) a text draw leaves out / draws alone (see ``ComposedText``)
     skip = frozenset()
@@ -1505,9 +1655,10 @@ def _composed_text_class():
 
             pooltutor_static_lines = frozenset()
 
-            def draw(self, renderer, *, only=None):
-                if renderer is None or self.get_path_effects() or self.get_usetex():
-                    return None if only is not None else super().draw(renderer)
+            @staticmethod
+            def _proxy(renderer):
+                if renderer is None or isinstance(renderer, _ComposedRenderer):
+                    return renderer
                 proxy = getattr(renderer, "_pooltutor_composed", None)
                 if proxy is None:
                     proxy = _ComposedRenderer(renderer)
@@ -1515,9 +1666,54 @@ def _composed_text_class():
                         renderer._pooltutor_composed = proxy
                     except AttributeError:
                         pass
+                return proxy
+
+            def get_window_extent(self, renderer=None, dpi=None):
+                # measured as drawn (layout engines pass the canvas' own renderer)
+                if self.get_usetex() or self.get_path_effects():
+                    return super().get_window_extent(renderer, dpi)
+                if renderer is None and self._renderer is None:
+                    renderer = self.get_figure(root=True)._get_renderer()
+                return super().get_window_extent(self._proxy(renderer), dpi)
+
+            def draw(self, renderer, *, only=None):
+                if renderer is None or self.get_path_effects() or self.get_usetex():
+                    return None if only is not None else super().draw(renderer)
+                shift = self._overflow(renderer) if self.get_rotation() == 0 else 0.0
+                if shift:
+                    # wider than its place at the figure's edge (a long title over a narrow
+                    # panel): moved in, not cut
+                    x, y = self.get_position()
+                    trans = self.get_transform()
+                    dx, dy = trans.transform((x, y))
+                    self.set_x(trans.inverted().transform((dx + shift, dy))[0])
+                    try:
+                        return self._draw(renderer, only)
+                    finally:
+                        self.set_x(x)
+                return self._draw(renderer, only)
+
+            def _overflow(self, renderer) -> float:
+                """How far (pixels) to move the text right (> 0) or left to keep it 2 px
+                inside the figure."""
+                if not self.get_visible() or not self.get_text():
+                    return 0.0
+                box = super().get_window_extent(self._proxy(renderer))
+                width = self.get_figure(root=True).bbox.width
+                if box.x0 < 2 and box.x1 > width - 2:
+                    return 0.0                         # wider than the figure: as it is
+                return max(0.0, 2 - box.x0) - max(0.0, box.x1 - (width - 2))
+
+            def _draw(self, renderer, only):
+                proxy = self._proxy(renderer)
+                static = self.pooltutor_static_lines
+                if only is None and static and not self.get_animated():
+                    # drawn whole: the static lines first, as when blitted (lines that
+                    # touch blend in the same order, so the pixels are the same)
+                    self.draw(renderer, only=static)
+                    only = frozenset(range(self.get_text().count("\n") + 1)) - static
                 proxy.line, proxy.only = 0, only
-                proxy.skip = (self.pooltutor_static_lines if only is None and
-                              self.get_animated() else frozenset())
+                proxy.skip = static if only is None else frozenset()
                 try:
                     return super().draw(proxy)
                 finally:
