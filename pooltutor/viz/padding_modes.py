@@ -625,6 +625,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         return cell
 
     auto_cell = min(0.6, 10.0 / n_cells)
+    sized_here = fig is None or fit_figure            # the figure is made to fit the picture
     auto_size = (max(7.0, LABEL_W + n_cells * auto_cell + 0.4),
                  TOP + sum(max((body + 0.5) * auto_cell, label_in[name]) for name in names)
                  + n_rejected + 0.1)
@@ -646,13 +647,16 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     total_u = title_u + float(sum(row_heights))
     height_in = total_u * cell
     # the rows hang from the figure title (spare height goes to the bottom), their labels
-    # in a column on the left.  The padded input is centred right of the labels; the cells
-    # past it (a ceil overhang, a dropped window) may take the right margin, so that the
-    # input stays in place when they come and go.  The Axes reaches the right edge of the
-    # figure: its scale does not depend on how many cells there are.
-    core_hi = max(size + (pre_padding if mg is None and name.startswith("CAFFE") else
-                          post_padding if mg is None else mg.axis.pad_end)
-                  for name, mg in geometries.items())
+    # in a column on the left, the cells centred right of them.  On a figure of a given
+    # size (an explorer's), the padded input is centred instead, and the cells past it (a
+    # ceil overhang, a dropped window) may take the right margin: the input stays in place
+    # when they come and go.  The Axes reaches the right edge of the figure: its scale does
+    # not depend on how many cells there are.
+    core_hi = hi
+    if not sized_here:
+        core_hi = max(size + (pre_padding if mg is None and name.startswith("CAFFE") else
+                              post_padding if mg is None else mg.axis.pad_end)
+                      for name, mg in geometries.items())
     left = LABEL_W + max(0.0, (w - LABEL_W - 0.3 - (core_hi - lo) * cell) / 2)
     left = max(LABEL_W, min(left, w - 0.1 - n_cells * cell))
     ax_w = max(w - 0.05 - left, n_cells * cell)
