@@ -104,6 +104,12 @@ class IndexLayoutExplorer(Explorer):
     The numbers per layout are also listed under the picture, with the
     ``explain()`` text of the cell (the figure has no table, for speed).
 
+    Another output cell, and another kernel, stride or padding rule that leaves the
+    input panel as it is, only move the marks and rewrite the titles over the cached
+    rest of the picture (:func:`~pooltutor.viz.indices.move_index_layouts`); another
+    plane or padding draws the figure again.  Either way the picture is the one an
+    explorer made with those values draws.
+
     Parameters
     ----------
     x : array shaped ``(N, C, *spatial)``, optional
@@ -211,6 +217,7 @@ class IndexLayoutExplorer(Explorer):
             if plot is not None:
                 self._key = key
         if plot is None:
+            # everything drawn again (the unchanged layout panels paste their last pixels)
             plot = plot_index_layouts(self.x, *key[:3], pad_taps=key[3], out_index=out_index,
                                       table=False, fig=self.figure)
             self._key = key
@@ -225,18 +232,6 @@ class IndexLayoutExplorer(Explorer):
                 "numbers": dict(plot.numbers), "kernel": self.kernel.value,
                 "stride": self.stride.value, "padding": self.padding.value,
                 "pad_taps": self.pad_taps.value}
-
-    def _relayout(self) -> None:
-        """Let the next render run the figure's layout engine again (after a freeze), from
-        the Axes' grid places as on a new figure (constrained layout refines the positions
-        it starts from: started from the last layout it ends elsewhere)."""
-        if self._frozen_layout is not None:
-            self.figure.set_layout_engine(self._frozen_layout[1])
-            self._frozen_layout = None
-        for ax in self.figure.axes:
-            spec = ax.get_subplotspec()
-            if spec is not None:
-                ax._set_position(spec.get_position(self.figure))
 
     # ------------------------------------------------------------ kernel-free
 
@@ -265,10 +260,6 @@ class IndexLayoutExplorer(Explorer):
         pngs, labels = self.collect_frames(cells, apply)
         apply(keep)
         return frames_widget(pngs, labels, description="output cell")
-
-
-def _limits(ax) -> tuple:
-    return tuple(ax.get_xlim()) + tuple(ax.get_ylim())
 
 
 def index_layout_frames(x=None, *, max_frames: int = 32, **params) -> FramesWidget:

@@ -341,6 +341,9 @@ def _draw_path(ax, canvas, numbers, color, size, points_per_unit: float = 20.0,
     scale = min(1.0, points_per_unit / 22.0)        # small cells: finer arrows
     lines, heads, tips, widths, dashes, colors, arrows = [], [], [], [], [], [], []
     solid, faint = to_rgba(color, 0.9 * scale ** 0.5), to_rgba(color, 0.55 * scale ** 0.5)
+    jump_width = 0.9 * max(scale, 0.5)
+    if jumps_only:      # the jumps alone show the order: drawn a little stronger
+        faint, jump_width = to_rgba(color, 0.42), 0.55
     for a, b in pairs:
         adjacent = abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 1.01
         if adjacent and jumps_only:
@@ -374,7 +377,7 @@ def _draw_path(ax, canvas, numbers, color, size, points_per_unit: float = 20.0,
                            (-head_len * px + half * py, -head_len * py - half * px), (0, 0)],
                           [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]))
         tips.append((x1, y1))
-        widths.append((1.5 if adjacent else 0.9) * max(scale, 0.5))
+        widths.append(1.5 * max(scale, 0.5) if adjacent else jump_width)
         dashes.append("-" if adjacent else (0, (3, 2)))
         colors.append(solid if adjacent else faint)
         arrows.append((tuple(a), tuple(b), adjacent))
@@ -1215,7 +1218,11 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     the next: solid between neighbouring cells, dashed where the order jumps
     (to the next row, plane or channel).  Where numbers restart (``plane``
     restarts in every plane, ``nhwc`` in every batch entry) each part gets
-    its own arrows.  Up to 512 elements are drawn.
+    its own arrows.  Up to 512 elements are drawn.  In small cells (a 16x16
+    plane on a slide-sized figure) the digits are drawn narrower, so that they
+    can be taller, the steps between neighbouring cells get no arrow (it
+    would cross the numbers; the caption gives the steps) and the winner is
+    outlined on its cell's edge, its bold number left whole.
 
     Examples
     --------
