@@ -205,12 +205,12 @@ class IndexLayoutExplorer(Explorer):
     def draw(self) -> dict[str, Any]:
         out_index = self.out_index
         key = (self.kernel.value, self.stride.value, self.padding.value, self.pad_taps.value)
-        plot = None
+        plot = result = None
         if self.plot is not None:
             # another cell, or another pooling that draws the same input panel (a new kernel
             # or stride, mostly): only the marks and titles move, blitted over the cached
             # background; None for another plane or another padded extent / padding rule
-            result = None
+            result = self.plot.result
             if key != self._key:            # the engine runs (and refuses) before any drawing
                 result = max_pool(self.x, *key[:3], pad_taps=key[3], return_indices=True)
             plot = move_index_layouts(self.plot, out_index, result=result)
@@ -218,8 +218,12 @@ class IndexLayoutExplorer(Explorer):
                 self._key = key
         if plot is None:
             # everything drawn again (the unchanged layout panels paste their last pixels)
-            plot = plot_index_layouts(self.x, *key[:3], pad_taps=key[3], out_index=out_index,
-                                      table=False, fig=self.figure)
+            if result is None:
+                plot = plot_index_layouts(self.x, *key[:3], pad_taps=key[3],
+                                          out_index=out_index, table=False, fig=self.figure)
+            else:                           # pooled once
+                plot = plot_index_layouts(result, out_index=out_index, table=False,
+                                          fig=self.figure)
             self._key = key
             self.invalidate()
         self.plot = plot
