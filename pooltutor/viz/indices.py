@@ -564,7 +564,7 @@ def _static_group(ax, members, key):
             def _region(self, renderer):
                 """The Agg buffer and the Axes' pixels (rows, columns) and a margin, or
                 ``(None, None)`` for another renderer (a savefig, a layout pass)."""
-                canvas = self.axes.get_figure(root=True).canvas
+                canvas = _root_figure(self.axes).canvas
                 if getattr(canvas, "renderer", None) is not renderer:
                     return None, None
                 try:
@@ -1450,35 +1450,50 @@ class _Glyphs:
         return hit
 
     @staticmethod
-    def _layout(font, s):
-        from matplotlib.ft2font import LoadFlags
+    def _no_hinting():
+        try:
+            from matplotlib.ft2font import LoadFlags
+        except ImportError:                           # matplotlib < 3.10
+            from matplotlib.ft2font import LOAD_NO_HINTING
+            return LOAD_NO_HINTING
+        return LoadFlags.NO_HINTING
 
+    @classmethod
+    def _layout(cls, font, s):
+        """``[(font, cluster, glyph index, x, y)]`` of ``s``, as ``TextPath`` lays it out:
+        raqm (kerning, ligatures) where matplotlib has it (>= 3.11), else its own
+        character-by-character layout with the font's kerning."""
         font.set_size(_FONT_SCALE, 72)
-        return font._layout(s, LoadFlags.NO_HINTING)
+        raqm = getattr(font, "_layout", None)
+        if raqm is not None:
+            return [(i.ft_object, i.char, i.glyph_index, float(i.x), float(i.y))
+                    for i in raqm(s, cls._no_hinting())]
+        from matplotlib import _text_helpers
+
+        return [(i.ft_object, i.char, i.glyph_idx, float(i.x), 0.0)
+                for i in _text_helpers.layout(s, font)]
 
     @classmethod
     def _word(cls, fkey, font, word):
-        """``(vertices, codes, ink box or None, last cluster, its x)`` of one word."""
+        """``(vertices, codes, ink box or None, last cluster, its x, glyphs)`` of one word."""
         hit = cls._words.get((fkey, word))
         if hit is None:
-            from matplotlib.ft2font import LoadFlags
-
             items = cls._layout(font, word)
             verts, codes, placed = [], [], []
-            for item in items:
-                gkey = (item.ft_object.postscript_name, item.glyph_index)
+            for ft_object, _, index, x, y in items:
+                gkey = (ft_object.postscript_name, index)
                 outline = cls._outlines.get(gkey)
                 if outline is None:
-                    item.ft_object.set_size(_FONT_SCALE, 72)
-                    item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
-                    v, c = item.ft_object.get_path()
+                    ft_object.set_size(_FONT_SCALE, 72)
+                    ft_object.load_glyph(index, flags=cls._no_hinting())
+                    v, c = ft_object.get_path()
                     v = np.asarray(v, dtype=float).reshape(-1, 2)
                     outline = cls._outlines[gkey] = (v, np.asarray(c, dtype=np.uint8))
                 v, c = outline
                 if len(v):
-                    verts.append(v + (float(item.x), float(item.y)))
+                    verts.append(v + (x, y))
                     codes.append(c)
-                    placed.append((gkey, float(item.x), float(item.y)))
+                    placed.append((gkey, x, y))
             last = items[-1] if items else None
             if verts:
                 v = np.concatenate(verts)
@@ -1487,21 +1502,20 @@ class _Glyphs:
             else:
                 hit = (None, None, None)
             hit = cls._words[(fkey, word)] = (
-                *hit, last.char if last else "", float(last.x) if last else 0.0,
-                tuple(placed))
+                *hit, last[1] if last else "", last[3] if last else 0.0, tuple(placed))
         return hit
 
     @classmethod
     def _pair(cls, fkey, font, a, b) -> float:
-        """Where ``b`` starts after ``a`` starts (advance and kerning, as raqm lays them)."""
+        """Where ``b`` starts after ``a`` starts (advance and kerning, as laid out)."""
         hit = cls._pairs.get((fkey, a, b))
         if hit is None:
             pos, hit = 0, 0.0
-            for item in cls._layout(font, a + b):
+            for _, cluster, _, x, _ in cls._layout(font, a + b):
                 if pos >= len(a):
-                    hit = float(item.x)
+                    hit = x
                     break
-                pos += len(item.char)
+                pos += len(cluster)
             cls._pairs[(fkey, a, b)] = hit
         return hit
 
@@ -1556,7 +1570,7 @@ class _Glyphs:
             for table, up, down in (("OS/2", "sTypoAscender", "sTypoDescender"),
                                     ("hhea", "ascent", "descent")):
                 values = font.get_sfnt_table(table)
-                if values is not None:
+                if values is not None and up in values and down in values:
                     hit = (values[up] / em * _FONT_SCALE, -values[down] / em * _FONT_SCALE)
                     break
             else:                                     # pragma: no cover - every TrueType font
@@ -1680,7 +1694,7 @@ def _composed_text_class():
                 if self.get_usetex() or self.get_path_effects():
                     return super().get_window_extent(renderer, dpi)
                 if renderer is None and self._renderer is None:
-                    renderer = self.get_figure(root=True)._get_renderer()
+                    renderer = _root_figure(self)._get_renderer()
                 return super().get_window_extent(self._proxy(renderer), dpi)
 
             def draw(self, renderer, *, only=None):
@@ -1706,7 +1720,7 @@ def _composed_text_class():
                 if not self.get_visible() or not self.get_text():
                     return 0.0
                 box = super().get_window_extent(self._proxy(renderer))
-                width = self.get_figure(root=True).bbox.width
+                width = _root_figure(self).bbox.width
                 if box.x0 < 2 and box.x1 > width - 2:
                     return 0.0                         # wider than the figure: as it is
                 return max(0.0, 2 - box.x0) - max(0.0, box.x1 - (width - 2))
@@ -1728,6 +1742,15 @@ def _composed_text_class():
 
         _COMPOSED_TEXT = ComposedText
     return _COMPOSED_TEXT
+
+
+def _root_figure(artist):
+    """The figure holding ``artist`` (``get_figure(root=True)``; matplotlib < 3.10: its
+    ``figure``)."""
+    try:
+        return artist.get_figure(root=True)
+    except TypeError:
+        return artist.figure
 
 
 def _composed(*texts) -> None:
