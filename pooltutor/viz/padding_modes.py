@@ -317,15 +317,23 @@ class _Cells:
         """A unit cell at ``(y, x0)``, or a box from ``x0`` to ``x1`` (cell centres)."""
         self.cells.setdefault(kind, []).append((y, x0, x0 if x1 is None else x1))
 
-    def draw(self, pool: _Pool) -> dict:
+    STATIC = ("input", "input-rejected", "input-separators")
+
+    def draw(self, pool: _Pool, keep=()) -> dict:
+        """One collection per kind (taken from ``pool``); the kinds in ``keep`` are kept as
+        they were drawn last (the input cells, when nothing they show changed)."""
         from matplotlib.collections import PathCollection, PolyCollection
         from matplotlib.path import Path
         from matplotlib.transforms import AffineDeltaTransform
 
         ax = pool.ax
         drawn = {}
+        for kind in keep:
+            drawn[kind] = pool.take(("cells", kind), None)
         square = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
         for kind in self.ORDER:
+            if kind in keep:
+                continue
             faded = kind.endswith("-rejected")
             base = kind.removesuffix("-rejected")
             kw = dict(self.STYLE[base], gid=base, alpha=0.35 if faded else None)
@@ -383,12 +391,13 @@ class _Cells:
 
 def _draw_cells(cells: _Cells, values, size, lo, hi, pb, pe, pad_text, vmin, vmax, cell_pt,
                 labels, reach=None, y: float = 0.0, rejected: bool = False,
-                pad_labels=None) -> tuple[dict, list]:
+                pad_labels=None, static: bool = True) -> tuple[dict, list]:
     """One padded row: input cells (values or x0, x1, ...), padding, the cells past the
     padded input that a window reaches (up to ``reach``, excluded), and the index under
     every cell.  The texts of the input cells go to ``labels``, those of the other cells to
-    ``pad_labels`` (default ``labels``).  Returns ``({kind: tuple of cell positions}, the
-    texts in the order of the cells)``."""
+    ``pad_labels`` (default ``labels``); with ``static=False`` the input cells, their texts
+    and the lines between them are left out (they are drawn already).  Returns
+    ``({kind: tuple of cell positions}, the texts in the order of the cells)``."""
     import matplotlib as mpl
 
     pad_labels = labels if pad_labels is None else pad_labels
@@ -404,16 +413,18 @@ def _draw_cells(cells: _Cells, values, size, lo, hi, pb, pe, pad_text, vmin, vma
             kind = "input"
             if values is None:
                 text = f"x{t}"
-                labels.add(t, y, text, font)
-                color = _INPUT_COLOR
+                if static:
+                    labels.add(t, y, text, font)
+                    colors.append(_INPUT_COLOR)
             else:
-                v = float(values[t])
                 text = style.format_value(values[t])
-                labels.add(t, y, text, font, style.cell_text_color(v, vmin, vmax))
-                color = cmap(min(max((v - vmin) / span, 0.0), 1.0)) if np.isfinite(v) else "white"
-            colors.append(color)
+                if static:
+                    v = float(values[t])
+                    labels.add(t, y, text, font, style.cell_text_color(v, vmin, vmax))
+                    colors.append(cmap(min(max((v - vmin) / span, 0.0), 1.0))
+                                  if np.isfinite(v) else "white")
             texts.append(text)
-            target = labels
+            target = labels if static else None
         elif -pb <= t < size + pe:
             kind = "padding"
             pad_labels.add(t, y, pad_text, pad_font, "#555555")
@@ -425,13 +436,16 @@ def _draw_cells(cells: _Cells, values, size, lo, hi, pb, pe, pad_text, vmin, vma
         else:
             continue
         kinds[kind].append(t)
-        cells.add(kind + suffix, y, t)
-        target.add(t, y + 0.78, str(t), index_font, "#555555")
+        if static or kind != "input":
+            cells.add(kind + suffix, y, t)
+        if target is not None:
+            target.add(t, y + 0.78, str(t), index_font, "#555555")
         texts.append(str(t))
     # the white lines between input cells
     shade = 0.35 if rejected else 1.0
-    cells.separators += [(shade, ((t + 0.5, y - 0.5), (t + 0.5, y + 0.5)))
-                         for t in range(size - 1)]
+    if static:
+        cells.separators += [(shade, ((t + 0.5, y - 0.5), (t + 0.5, y + 0.5)))
+                             for t in range(size - 1)]
     cells.add("input-border", y, 0, size - 1)
     return {k: tuple(v) for k, v in kinds.items()}, texts
 
@@ -665,11 +679,25 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     ax.set_xlim(lo - 0.5, lo - 0.5 + ax_w / cell)
     ax.set_ylim(total_u - 0.5, -0.5)
     pool = _Pool(ax, reused)
+    # what the input cells and their texts show: while it stays, they are neither built nor
+    # drawn again (an explorer keeps their pixels)
+    vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
+    pad_text = PAD_RULE_TEXT[pad_taps]
+    rejected_rows = [geometries[name] is None for name in names]
+    static_key = (tuple(fig.get_size_inches()), float(fig.dpi),
+                  ax.transData.get_matrix().tobytes(), size,
+                  None if values is None else (str(values.dtype), values.tobytes()),
+                  tuple(zip(row_y, rejected_rows)),
+                  _cell_fonts(values, lo, hi, pad_text, cell_pt)[::2])
+    static_kinds = ((("input",) if not all(rejected_rows) else ())
+                    + (("input-rejected",) if any(rejected_rows) else ())
+                    + (("input-separators",) if size > 1 else ()))
+    keep_static = (getattr(ax, "_pooltutor_static_key", None) == static_key
+                   and all(("cells", k) in pool.old for k in static_kinds)
+                   and ("labels", "cell-labels") in pool.old)
     bar_pt = bar_step * cell_pt
     bar_width = min(3.0, max(1.0, 0.75 * bar_pt))
     ax.set_axis_off()
-    vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
-    pad_text = PAD_RULE_TEXT[pad_taps]
     # two text layers: what is written in and under the input cells (it changes with the
     # input and the layout only), and everything else (the padding rule and the indices of
     # the other cells, the labels of the rows, the dropped-window notes, the title)
@@ -693,7 +721,8 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
             a = pre_padding if name.startswith("CAFFE") else post_padding
             drawn, cell_texts = _draw_cells(cell_acc, values, size, lo, hi, b, a, pad_text,
                                             vmin, vmax, cell_pt, cell_labels, y=y0,
-                                            rejected=True, pad_labels=row_labels)
+                                            rejected=True, pad_labels=row_labels,
+                                            static=not keep_static)
             first_row_label = len(row_labels.items)
 
             def make_reason():
@@ -714,7 +743,8 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                         else g.window_starts[-1]) + g.effective_kernel
             cells_by_mode[name], cell_texts = _draw_cells(
                 cell_acc, values, size, lo, hi, g.pad_begin, g.pad_end, pad_text, vmin, vmax,
-                cell_pt, cell_labels, reach, y=y0, pad_labels=row_labels)
+                cell_pt, cell_labels, reach, y=y0, pad_labels=row_labels,
+                static=not keep_static)
             first_row_label = len(row_labels.items)
             starts = g.window_starts
             segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
@@ -765,22 +795,17 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     head_size = _fit_size(13, len(head), 0.95 * w)
     row_labels.add(lo - 0.5 + (w / 2 - left) / cell, -0.5, head, head_size, ha="title",
                    dy=(TOP - 0.12) * 72 - head_size, bold=True)
-    collections = cell_acc.draw(pool)
+    collections = cell_acc.draw(pool, keep=static_kinds if keep_static else ())
     label_coll = pool.take(("labels", "cell-labels"), lambda: cell_labels.draw(ax, "cell-labels"))
-    cell_labels.update(label_coll)
+    if not keep_static:
+        cell_labels.update(label_coll)
     row_coll = pool.take(("labels", "row-labels"),
                          lambda: row_labels.draw(ax, "row-labels", zorder=6.1))
     row_labels.update(row_coll)
     pool.finish()
     fig._pooltutor_padding_modes_ax = ax
-    # what the input cells and their texts show: while it stays, they need no new drawing
-    static = (label_coll, *(collections[k] for k in ("input", "input-rejected",
-                                                     "input-separators") if k in collections))
-    static_key = (tuple(fig.get_size_inches()), float(fig.dpi),
-                  ax.transData.get_matrix().tobytes(), size,
-                  None if values is None else (str(values.dtype), values.tobytes()),
-                  tuple((y, geometries[name] is None) for y, name in zip(row_y, names)),
-                  _cell_fonts(values, lo, hi, pad_text, cell_pt)[::2])
+    ax._pooltutor_static_key = static_key
+    static = (label_coll, *(collections[k] for k in static_kinds))
     return PaddingModesPlot(fig, ax, geometries, errors, cells_by_mode, collections, label_texts,
                             label_coll, row_titles, last_windows, dropped, bars, head,
                             row_coll, row_y, cell, static, static_key)
