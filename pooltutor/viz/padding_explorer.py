@@ -3,7 +3,9 @@
 Sliders for the input size ``I``, window ``F``, stride ``S``, dilation
 ``D``, prePadding ``B`` and postPadding ``A`` redraw
 :func:`~pooltutor.viz.padding_modes.plot_padding_modes` on one persistent
-figure; a dropdown picks the set of modes, another the mode whose worked
+figure (updated in place; the input cells are drawn again only when the input
+or the layout change, :meth:`PaddingModeExplorer.render`); a dropdown picks the
+set of modes, another the mode whose worked
 computation (``explain()``) is printed under the picture.  A mode that
 rejects the combination shows its reason in its own row; parameters that no
 mode can use (none here: the sliders keep them valid) would show in the

@@ -5,8 +5,10 @@ the output-length rule, the padding rule (``pad_taps``), max or average,
 optional framework limits (PyTorch's padding rule), and the output position
 (Play, slider, Prev / Next).  The picture is :func:`~pooltutor.viz.heatmaps.plot_pooling`
 on one persistent figure; moving through positions only moves the window
-overlays (:func:`~pooltutor.viz.heatmaps.update_pooling_plot`).  Under the
-picture, the engine's ``explain()`` of the current cell.
+overlays (:func:`~pooltutor.viz.heatmaps.update_pooling_plot`), and a parameter
+change that leaves the input panel as it is (the stride) draws only the output
+panel again (:meth:`WindowStepper.render`).  Under the picture, the engine's
+``explain()`` of the current cell.
 
 An invalid combination (a window larger than the padded input, padding that
 PyTorch refuses) shows its reason in the widget; nothing raises.
