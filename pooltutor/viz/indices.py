@@ -452,7 +452,7 @@ _Z_FILL, _Z_ARROWS, _Z_WINDOW, _Z_NUMBER, _Z_MARK = 4.1, 4.2, 4.3, 4.4, 5.0
 
 
 def _overlay(artist):
-    """Mark ``artist`` as a moving mark (:func:`move_index_layouts` replaces it), kept out of
+    """Mark ``artist`` as a moving mark (:func:`move_index_layouts` moves it), kept out of
     the layout like every cell artist (:func:`_out_of_layout`)."""
     artist.pooltutor_overlay = True
     artist.set_in_layout(False)
@@ -472,9 +472,6 @@ def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size
     flattening arrows, plane labels) is built once per Axes and kept
     (``pooltutor_static``) by :func:`prepare_figure`; each call draws the moving marks
     (:func:`_layout_overlays`)."""
-    from matplotlib.collections import PatchCollection
-    from matplotlib.patches import Rectangle
-
     small = cell_pt < _SMALL_CELL_PT
     key = (canvas.shape, layout, float(size), round(float(cell_pt), 2), float(squeeze))
     static = getattr(ax, "_pooltutor_static", None)
