@@ -154,3 +154,20 @@ def test_padding_sequences_with_rejections_and_full_redraws_draw_the_same_pictur
         ("mode_set", "engine rules"), ("stride", 4),
         ("mode_set", "ceil mode across frameworks"), ("window", 2),
     ])
+
+
+def test_window_taps_drawn_as_one_collection_are_the_rectangles_pixels():
+    from pooltutor.viz.window_stepper import draw_layer
+
+    s = WindowStepper(size=5, window=3, stride=2, dilation=2, padding=1, rounding="ceil_torch",
+                      dpi=40)                    # dashed taps past the input, a dropped window
+    s.position.value = s.position.max
+    canvas = s.figure.canvas
+    layer = s._layers()[1]
+    pictures = []
+    for draw in (lambda r: [a.draw(r) for a in layer], lambda r: draw_layer(layer, r)):
+        canvas.restore_region(s._output_background)
+        draw(canvas.get_renderer())
+        pictures.append(np.asarray(canvas.buffer_rgba()).copy())
+    assert (pictures[0] == pictures[1]).all()
+    assert sum(a.get_gid() in ("window", "dropped") for a in layer) >= 6

@@ -91,6 +91,73 @@ class ChannelPngEncoder(BandPngEncoder):
         return _png(w, h, stream)
 
 
+def _outline_only(artist) -> bool:
+    """A plain unfilled ``Rectangle`` (a window tap): drawn alike by one ``PathCollection``."""
+    from matplotlib.patches import Rectangle
+
+    return (type(artist) is Rectangle and artist.get_visible() and not artist.get_fill()
+            and not artist.get_path_effects() and not artist.get_hatch()
+            and artist.get_alpha() is None and artist.get_sketch_params() is None
+            and artist.get_snap() is None and artist.get_agg_filter() is None)
+
+
+def draw_layer(artists, renderer) -> None:
+    """Draw ``artists`` in order; each run of plain unfilled rectangles of one Axes with the
+    same clipping, join and cap style (the taps of a window) is drawn as one
+    ``PathCollection``: the same pixels (tested) for a fraction of the cost of one Patch
+    draw each.
+
+    >>> from matplotlib.figure import Figure
+    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
+    >>> from matplotlib.patches import Rectangle
+    >>> fig = Figure(figsize=(1, 1), dpi=40)
+    >>> _ = FigureCanvasAgg(fig)
+    >>> ax = fig.add_axes((0, 0, 1, 1))
+    >>> ax.set_axis_off()
+    >>> taps = [ax.add_patch(Rectangle((i, 0.2), 0.3, 0.3, fill=False, linewidth=2,
+    ...                                linestyle=ls)) for i, ls in ((0.1, "-"), (0.5, "--"))]
+    >>> fig.canvas.draw()
+    >>> drawn = np.asarray(fig.canvas.buffer_rgba()).copy()
+    >>> fig.canvas.get_renderer().clear()
+    >>> fig.patch.draw(fig.canvas.get_renderer())
+    >>> draw_layer(taps, fig.canvas.get_renderer())
+    >>> bool((np.asarray(fig.canvas.buffer_rgba()) == drawn).all())
+    True
+    """
+    from matplotlib.collections import PathCollection
+
+    def key(a):
+        return (a.axes, a.get_clip_on(), a.get_clip_box(), a.get_clip_path(),
+                a.get_joinstyle(), a.get_capstyle())
+
+    i = 0
+    while i < len(artists):
+        first = artists[i]
+        run = [first]
+        if _outline_only(first):
+            while (i + len(run) < len(artists) and _outline_only(artists[i + len(run)])
+                   and key(artists[i + len(run)]) == key(first)):
+                run.append(artists[i + len(run)])
+        i += len(run)
+        if len(run) == 1:
+            first.draw(renderer)
+            continue
+        coll = PathCollection([p.get_patch_transform().transform_path(p.get_path()) for p in run],
+                              facecolors="none", edgecolors=[p.get_edgecolor() for p in run],
+                              linewidths=[p.get_linewidth() for p in run],
+                              linestyles=[p.get_linestyle() for p in run],
+                              antialiaseds=[p.get_antialiased() for p in run],
+                              joinstyle=first.get_joinstyle(), capstyle=first.get_capstyle())
+        coll.set_figure(first.get_figure(root=False))
+        coll.axes = first.axes
+        coll.set_transform(first.get_data_transform())
+        coll.set_clip_on(first.get_clip_on())
+        if first.get_clip_on():
+            coll.set_clip_box(first.get_clip_box())
+            coll.set_clip_path(first.get_clip_path())
+        coll.draw(renderer)
+
+
 def demo_input(shape, seed: int = 0) -> np.ndarray:
     """Small whole numbers (0..9, as floats so that an empty window shows -inf) shaped ``shape``.
 
@@ -391,8 +458,7 @@ class WindowStepper(Explorer):
             self._output_background = canvas.copy_from_bbox(fig.bbox)
         else:
             canvas.restore_region(self._output_background)
-        for artist in position_layer:
-            artist.draw(renderer)
+        draw_layer(position_layer, renderer)
         png = self._encoder.encode(canvas.buffer_rgba())
         self.png = png
         self.image.value = png
