@@ -31,7 +31,14 @@ from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..geometry import pool_geometry
 from .explorer import Explorer, FramesWidget, frames_widget
-from .zero_point import plot_quant_chain, plot_zero_point_relu
+from .zero_point import (
+    _blit_list,
+    _flat_texts,
+    plot_quant_chain,
+    plot_zero_point_relu,
+    update_quant_chain,
+    update_zero_point_relu,
+)
 
 __all__ = ["ZeroPointReluExplorer", "zero_point_relu_frames", "PRESETS"]
 
@@ -135,6 +142,7 @@ class ZeroPointReluExplorer(Explorer):
         self.chain = None
         self.chain_plot = None
         self.relu_plot = None
+        self._structure = None          # what the drawn Axes and static artists show
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -177,18 +185,31 @@ class ZeroPointReluExplorer(Explorer):
     # ------------------------------------------------------------ drawing
 
     def draw(self) -> dict[str, Any]:
+        """Compute the chain, then change the drawn plots in place (blitted by
+        :meth:`render`: only what the values change is drawn again), or draw them anew
+        when the accumulators, the dtype or the pool changed."""
         acc = np.array(PRESETS[self.preset.value], dtype=np.int32)
         dtype, zp, scale = self.dtype.value, self.zero_point.value, self.scale.value
         chain = quant.relu_max_pool_chain(acc, self.multiplier.value, zp, dtype,
                                           self.kernel.value, self.stride.value,
                                           self.rounding.value, scale=scale)
         index = self.out_index
-        top, bottom = self._top, self._bottom        # kept: their Axes are reused
-        self.chain_plot = plot_quant_chain(chain, index, fig=top)
-        self.relu_plot = plot_zero_point_relu(scale, zp, dtype, codes=chain.codes,
-                                              kernel=self.kernel.value, stride=self.stride.value,
-                                              out_index=index, fig=bottom,
-                                              panels=("wrong", "pooled_wrong"))
+        structure = (self.preset.value, dtype, self.kernel.value, self.stride.value)
+        if structure == self._structure:
+            self.chain_plot = update_quant_chain(self.chain_plot, chain, index)
+            self.relu_plot = update_zero_point_relu(self.relu_plot, scale, zp, codes=chain.codes,
+                                                    out_index=index)
+        else:
+            self._structure = None
+            top, bottom = self._top, self._bottom        # kept: their Axes are reused
+            self.chain_plot = plot_quant_chain(chain, index, fig=top)
+            self.relu_plot = plot_zero_point_relu(scale, zp, dtype, codes=chain.codes,
+                                                  kernel=self.kernel.value,
+                                                  stride=self.stride.value, out_index=index,
+                                                  fig=bottom, panels=("wrong", "pooled_wrong"))
+            self._structure = structure
+            self._relayout()
+        self.animated = _blit_list([*self.chain_plot.dynamic, *self.relu_plot.dynamic])
         self.chain = chain
         wrong = int(self.relu_plot.pooled_wrong[index])
         right = int(chain.pooled[index])
@@ -204,6 +225,25 @@ class ZeroPointReluExplorer(Explorer):
                 "pooled_wrong": self.relu_plot.pooled_wrong.tolist(),
                 "out_index": index, "winner": self.chain_plot.winner,
                 "relu_floor": chain.relu_floor, "zero_point": zp, "dtype": dtype}
+
+    def _relayout(self) -> None:
+        """After a new drawing: lay the figure out again at the next render (the kept Axes
+        may need other margins) and redraw its background; every text drawn as filled
+        glyph outlines."""
+        self.invalidate()
+        if self._frozen_layout is not None:
+            self.figure.set_layout_engine(self._frozen_layout[1])
+            self._frozen_layout = None
+        _flat_texts(self.figure)
+        # constrained layout starts from where the last layout left the subfigures and Axes:
+        # start it where a new explorer's starts, at the grid's own places, so that the
+        # figure is laid out exactly as a new explorer's is, whatever it showed before
+        for sub in (self._top, self._bottom):
+            sub._redo_transform_rel_fig()
+        for ax in self.figure.axes:
+            spec = ax.get_subplotspec()
+            if spec is not None:
+                ax._set_position(spec.get_position(ax.get_figure(root=False)))
 
     # ------------------------------------------------------------ kernel-free
 

@@ -16,16 +16,26 @@ real zero is the code ``zero_point``, not the code 0 (:mod:`pooltutor.quant`).
   ReLU-activated codes, pooled codes) with the window and the winner of one
   pooled code.
 
+Both plots can be changed in place: :func:`update_zero_point_relu` (another zero
+point, scale, block of the same shape, pooled cell) and :func:`update_quant_chain`
+(another chain of the same accumulators) set the new values on the artists already
+drawn and list the artists that change in ``dynamic``, which an explorer redraws on a
+cached background (blitting).  The picture is the one a fresh plot of the same
+values draws.
+
 >>> from pooltutor.viz.zero_point import plot_zero_point_relu
 >>> p = plot_zero_point_relu(0.5, 128, "uint8", codes=[[126, 120], [110, 127]])   # TV31
 >>> p.pooled_right.tolist(), p.pooled_wrong.tolist()
 ([[128]], [[127]])
+>>> q = update_zero_point_relu(p, 0.5, 100, codes=[[98, 92], [82, 99]])   # the same Axes
+>>> q.line_ax is p.line_ax, q.pooled_right.tolist(), q.pooled_wrong.tolist()
+(True, [[100]], [[99]])
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from types import MappingProxyType
+from dataclasses import dataclass, field
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -40,10 +50,23 @@ __all__ = [
     "QuantChainPlot",
     "plot_zero_point_relu",
     "plot_quant_chain",
+    "update_zero_point_relu",
+    "update_quant_chain",
 ]
 
 #: Colour of the input codes (no ReLU) in the transfer plot.
 IDENTITY_COLOR = "#9e9e9e"
+#: Relative margin of both axes of the transfer plot: with the same margin on both, the
+#: identity line ``real = (q - zp) * s`` is the diagonal of the Axes at every zero point, and
+#: every ReLU line lies on or above it (the legend sits in the empty corner below).
+_MARGIN = 0.03
+#: Room above the data of the transfer plot (a fraction of its range) for the labels of the
+#: two clamp codes, so that no line ever runs under them.
+_HEADROOM = 0.25
+#: matplotlib's default tick geometry, in points (the transfer plot draws its own real-value
+#: ticks: a tick line and a text collection instead of an Axis re-ticked at every change)
+_TICK_LENGTH, _TICK_PAD = 3.5, 3.5
+_MINUS = "\u2212"
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +87,10 @@ class ZeroPointReluPlot:
         ``codes`` after each ReLU.
     pooled_right, pooled_wrong : numpy.ndarray or None
         Their max pools (codes).
+    dynamic : tuple of Artist
+        The artists that :func:`update_zero_point_relu` changes, in drawing order (what an
+        explorer redraws over a cached background); the rest of the figure depends only on
+        the dtype, the block's shape, the pool and the panels.
     """
 
     figure: Any
@@ -75,6 +102,8 @@ class ZeroPointReluPlot:
     wrong: np.ndarray | None
     pooled_right: np.ndarray | None
     pooled_wrong: np.ndarray | None
+    dynamic: tuple = ()
+    _parts: Any = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,6 +121,9 @@ class QuantChainPlot:
         The cells of its pooling window.
     winner : (row, col)
         The activated code that won (the first maximum in row-major order).
+    dynamic : tuple of Artist
+        The artists that :func:`update_quant_chain` changes, in drawing order; the rest
+        depends only on the accumulators, the dtype and the pool.
     """
 
     figure: Any
@@ -99,6 +131,537 @@ class QuantChainPlot:
     out_index: tuple[int, ...]
     window: tuple[tuple[int, int], ...]
     winner: tuple[int, int]
+    dynamic: tuple = ()
+    _parts: Any = field(default=None, repr=False)
+
+
+# --------------------------------------------------------------------------- text
+
+
+class _GlyphFont:
+    """One font's glyph outlines, advances and kerning pairs, each read from the font once
+    (at 100 pt, as :class:`matplotlib.textpath.TextPath` reads them): a string's outline is
+    then put together from them in numpy, ~20x faster than ``TextPath`` lays it out again
+    (the same outlines; positions within 0.06 pt of its layout)."""
+
+    SCALE = 100.0
+    _fonts: dict = {}
+
+    def __init__(self, fname):
+        self.fname = fname
+        self.glyphs: dict = {}
+        self.kerning: dict = {}
+        self._metrics: dict = {}
+
+    @classmethod
+    def of(cls, prop) -> _GlyphFont:
+        from matplotlib.font_manager import findfont
+
+        fname = findfont(prop)
+        font = cls._fonts.get(fname)
+        if font is None:
+            font = cls._fonts[fname] = cls(fname)
+        return font
+
+    def _ft(self):
+        from matplotlib.font_manager import get_font
+
+        ft = get_font(self.fname)           # matplotlib's shared object: set its size first
+        ft.set_size(self.SCALE, 72)
+        return ft
+
+    def run(self, text):
+        """``(vertices at 100 pt, codes)`` of ``text`` from the pen at (0, 0) on the
+        baseline, or None when the font lacks one of its characters."""
+        from matplotlib.ft2font import Kerning, LoadFlags
+
+        ft, x, prev = None, 0.0, None
+        verts, codes, xs = [], [], []
+        for ch in text:
+            glyph = self.glyphs.get(ch)
+            if glyph is None:
+                ft = ft or self._ft()
+                index = ft.get_char_index(ord(ch))
+                if index == 0:
+                    return None
+                loaded = ft.load_glyph(index, flags=LoadFlags.NO_HINTING)
+                v, c = ft.get_path()
+                glyph = self.glyphs[ch] = (np.asarray(v, dtype=float).reshape(-1, 2),
+                                           np.asarray(c, dtype=np.uint8),
+                                           loaded.linearHoriAdvance / 65536, index)
+            if prev is not None:
+                kern = self.kerning.get((prev, glyph[3]))
+                if kern is None:
+                    ft = ft or self._ft()
+                    kern = self.kerning[prev, glyph[3]] = ft.get_kerning(
+                        prev, glyph[3], Kerning.DEFAULT) / 64
+                x += kern
+            if len(glyph[0]):
+                verts.append(glyph[0])
+                codes.append(glyph[1])
+                xs.append(x)
+            x += glyph[2]
+            prev = glyph[3]
+        if not verts:
+            return np.empty((0, 2)), np.empty(0, dtype=np.uint8)
+        out = np.concatenate(verts)
+        out[:, 0] += np.repeat(xs, [len(v) for v in verts])
+        return out, np.concatenate(codes)
+
+    def metrics(self, size, dpi):
+        """``(min ascent, min descent, line gap)`` in pixels, as ``Text`` lays out lines."""
+        key = (size, dpi)
+        found = self._metrics.get(key)
+        if found is None:
+            from matplotlib.font_manager import get_font
+
+            ft = get_font(self.fname)
+            found = (0.0, 0.0, 0.0)
+            for table, gap, asc, desc in (("OS/2", "sTypoLineGap", "sTypoAscender",
+                                           "sTypoDescender"),
+                                          ("hhea", "lineGap", "ascent", "descent")):
+                values = ft.get_sfnt_table(table)
+                if values is None:
+                    continue
+                scale = size * dpi / 72 / ft.get_sfnt_table("head")["unitsPerEm"]
+                found = (values[asc] * scale, -values[desc] * scale, values[gap] * scale)
+                break
+            self._metrics[key] = found
+        return found
+
+
+#: outlines of whole strings (TextCollection keys), put together by _GlyphFont
+_RUNS: dict = {}
+
+
+def _glyph_path(key):
+    """The outline of ``key = (text, size, ha, dy, dx, bold)``, in points, placed as
+    :meth:`pooltutor.viz.style.TextCollection.glyphs` places it (put together from cached
+    glyphs; that method's ``TextPath`` when the font lacks a character)."""
+    path = _RUNS.get(key)
+    if path is not None:
+        return path
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.path import Path
+
+    text, size, ha, dy, dx, bold = key
+    run = _GlyphFont.of(FontProperties(weight="bold" if bold else "normal")).run(text)
+    if run is None:
+        return style.TextCollection.glyphs(key)
+    verts, codes = run
+    verts = verts * (size / _GlyphFont.SCALE)
+    if len(verts) and ha == "center":
+        verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
+        verts[:, 1] -= 0.36 * size
+    elif len(verts) and ha == "right":
+        verts[:, 0] -= verts[:, 0].max()
+    elif len(verts) and ha == "right-center":
+        verts[:, 0] -= verts[:, 0].max()
+        verts[:, 1] -= 0.36 * size
+    elif len(verts) and ha == "title":
+        verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
+    verts[:, 0] += dx
+    verts[:, 1] += dy
+    path = Path(verts, codes if len(codes) else None)
+    if len(_RUNS) > 8000:
+        _RUNS.clear()
+    _RUNS[key] = path
+    return path
+
+
+_FLAT: dict = {}
+
+
+def _flat_text_class():
+    """``Text`` drawn as filled glyph outlines: put together from cached glyphs and laid out
+    here, for one-line or multi-line unrotated plain text (matplotlib's ``Text.draw`` lays
+    out a new string through FreeType at every draw, ~0.3 ms a line, and the house
+    ``GlyphText`` also strokes the outline, which reads bolder).  Anything else (rotated,
+    mathtext, a box) is drawn by ``Text.draw`` through filled glyph outlines."""
+    cls = _FLAT.get("text")
+    if cls is not None:
+        return cls
+    from matplotlib.colors import to_rgba
+    from matplotlib.path import Path
+    from matplotlib.text import Text
+    from matplotlib.transforms import Affine2D
+
+    class _FlatGlyphs(style._GlyphRenderer):
+        def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+            gc.set_linewidth(0.0)           # as matplotlib's own text-as-path: fill only
+            return super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+
+    class FlatText(Text):
+        """A ``Text`` drawn as its glyph outlines, filled (see :func:`_flat_texts`)."""
+
+        def _plain(self, text) -> bool:
+            return (self.get_rotation() % 360 == 0 and not self.get_path_effects()
+                    and not self.get_usetex() and self.get_bbox_patch() is None
+                    and not self.get_wrap() and "$" not in text
+                    and self.get_linespacing() == "normal")
+
+        def _lines(self, renderer, text):
+            """``[(outline in points, x, y)]``: each line's pen position in pixels from
+            the anchor, as ``Text._get_layout`` places them; None when a glyph is missing."""
+            prop = self._fontproperties
+            font = _GlyphFont.of(prop)
+            size = prop.get_size_in_points()
+            dpi = self.get_figure(root=True).dpi
+            to_px = size / _GlyphFont.SCALE * dpi / 72
+            min_ascent, min_descent, gap = font.metrics(size, dpi)
+            lines = text.split("\n")
+            if len(lines) == 1:
+                gap = 0.0
+            runs, widths, ys = [], [], []
+            y = 0.0
+            for line in lines:
+                run = font.run(line)
+                if run is None:
+                    return None
+                verts, codes = run
+                if len(verts):
+                    w = (verts[:, 0].max() - verts[:, 0].min()) * to_px
+                    a, d = verts[:, 1].max() * to_px, max(-verts[:, 1].min() * to_px, 0.0)
+                else:
+                    w = a = d = 0.0
+                a = max(a, min_ascent) + gap / 2
+                d = max(d, min_descent) + gap / 2
+                y -= a
+                runs.append((verts, codes))
+                widths.append(w)
+                ys.append(y)
+                y -= d
+            width, descent = max(widths), d
+            y_min = ys[-1] - descent
+            align = self._get_multialignment()
+            xs = [0.0 if align == "left" else (width - w) / 2 if align == "center"
+                  else width - w for w in widths]
+            ha, va = self.get_horizontalalignment(), self.get_verticalalignment()
+            off_x = 0.0 if ha == "left" else width if ha == "right" else width / 2
+            baseline = -ys[0] if len(lines) == 1 else None
+            off_y = (y_min if va == "bottom" else 0.0 if va == "top" else
+                     y_min / 2 if va == "center" else y_min + descent if va == "baseline"
+                     else None)
+            if off_y is None:               # center_baseline: as Text does it
+                first_a = -ys[0]
+                off_y = y_min - y_min - first_a / 2 if baseline is None else -baseline / 2
+            return [((v * (size / _GlyphFont.SCALE), c), x - off_x, y - off_y)
+                    for (v, c), x, y in zip(runs, xs, ys, strict=True)]
+
+        def placed_lines(self, renderer):
+            """``(lines, x, y)``: the outline of each line (points) with its pen position in
+            pixels from the anchor ``(x, y)`` (pixels); None when ``Text.draw`` must draw it
+            (rotated, mathtext, a box, a glyph the font lacks)."""
+            text = self.get_text()
+            if not self._plain(text):
+                return None
+            key = (text, hash(self._fontproperties), self.get_figure(root=True).dpi,
+                   self.get_horizontalalignment(), self.get_verticalalignment(),
+                   self._get_multialignment())
+            kept = getattr(self, "_pooltutor_lines", None)
+            if kept is not None and kept[0] == key:
+                lines = kept[1]
+            else:                           # laid out again only when it changed
+                lines = self._lines(renderer, text)
+                self._pooltutor_lines = (key, lines)
+            if lines is None:
+                return None
+            posx, posy = self.get_transform().transform(self.get_unitless_position())
+            return lines, float(posx), float(posy)
+
+        def unclipped(self) -> bool:
+            return not self.get_clip_on() or (self.get_clip_box() is None
+                                              and self.get_clip_path() is None)
+
+        def draw(self, renderer):
+            if (renderer is None or not self.get_visible() or self.get_text() == ""
+                    or not hasattr(renderer, "points_to_pixels")):
+                return super().draw(renderer) if renderer is not None else None
+            placed = self.placed_lines(renderer)
+            if placed is None:
+                proxy = getattr(renderer, "_pooltutor_flat_glyphs", None)
+                if proxy is None:   # one per renderer: matplotlib caches metrics per renderer
+                    proxy = _FlatGlyphs(renderer)
+                    try:
+                        renderer._pooltutor_flat_glyphs = proxy
+                    except AttributeError:
+                        pass
+                return super().draw(proxy)
+            self._renderer = renderer
+            lines, posx, posy = placed
+            if not (np.isfinite(posx) and np.isfinite(posy)):
+                return None
+            gc = renderer.new_gc()
+            gc.set_foreground(to_rgba(self.get_color()), isRGBA=True)
+            gc.set_alpha(self.get_alpha())
+            gc.set_antialiased(self._antialiased)
+            gc.set_snap(self.get_snap())
+            gc.set_linewidth(0.0)
+            self._set_gc_clip(gc)
+            scale = renderer.points_to_pixels(1.0)
+            for (verts, codes), x, y in lines:
+                if len(verts):
+                    renderer.draw_path(gc, Path(verts, codes),
+                                       Affine2D().scale(scale).translate(posx + x, posy + y),
+                                       rgbFace=gc.get_rgb())
+            gc.restore()
+            self.stale = False
+            return None
+
+    class FlatAxisLabel(FlatText):
+        """An axis label redrawn over an explorer's cached background: while animated its
+        Axis skips it, and its :func:`_blit_list` stand-in draws it (alone, without the
+        Axis' tick machinery)."""
+
+        def draw(self, renderer):
+            if self.get_animated():
+                return None
+            return super().draw(renderer)
+
+    _FLAT["text"] = FlatText
+    _FLAT["axis-label"] = FlatAxisLabel
+    return FlatText
+
+
+def _flat_texts(fig) -> int:
+    """Draw the texts of ``fig`` (titles, labels, tick labels, texts) as filled glyph
+    outlines: the same place and shape as matplotlib's text, and cheap to redraw.  The tick
+    labels of every drawn axis are made first, so that none is left as a plain ``Text``.
+    Returns how many texts were switched."""
+    from matplotlib.text import Text
+
+    cls = _flat_text_class()
+    for ax in fig.axes:
+        if ax.axison:
+            for axis in ax._axis_map.values():
+                axis.get_major_ticks()
+    count = 0
+    for text in style._figure_texts(fig):
+        if type(text) is Text or type(text).__name__ == "GlyphText":
+            text.__class__ = cls
+            count += 1
+    return count
+
+
+def _outline_stand_in(patches):
+    """One artist stroking the window outlines ``patches`` (unclipped, unfilled ``Rectangle``
+    of one style, in any Axes) as one path: their corners moved to pixels at once (the
+    same strokes, without sixteen patch draws' overhead)."""
+    from matplotlib.artist import Artist
+    from matplotlib.path import Path
+    from matplotlib.transforms import IdentityTransform
+
+    first = patches[0]
+    kept = getattr(first, "_pooltutor_stand_in", None)
+    if kept is not None and kept[0] == tuple(patches):
+        return kept[1]
+    square = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+
+    class OutlinesStandIn(Artist):
+        def set_animated(self, b):
+            super().set_animated(b)
+            for patch in patches:
+                patch.set_animated(b)       # their Axes leave them out of the background
+
+        def draw(self, renderer):
+            verts = []
+            for ax in dict.fromkeys(p.axes for p in patches if p.axes is not None):
+                xywh = np.array([(p.get_x(), p.get_y(), p.get_width(), p.get_height())
+                                 for p in patches if p.axes is ax and p.get_visible()])
+                if not len(xywh):
+                    continue
+                x0, y0, x1, y1 = (xywh[:, 0], xywh[:, 1], xywh[:, 0] + xywh[:, 2],
+                                  xywh[:, 1] + xywh[:, 3])
+                corners = np.stack([np.column_stack(c) for c in
+                                    ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))], axis=1)
+                verts.append(ax.transData.transform(corners.reshape(-1, 2)))
+            if not verts:
+                return
+            verts = np.concatenate(verts)
+            gc = renderer.new_gc()
+            gc.set_foreground(first.get_edgecolor(), isRGBA=True)
+            gc.set_linewidth(first.get_linewidth())
+            gc.set_joinstyle(first.get_joinstyle())
+            gc.set_capstyle(first.get_capstyle())
+            gc.set_antialiased(first.get_antialiased())
+            gc.set_snap(first.get_snap())
+            renderer.draw_path(gc, Path(verts, square * (len(verts) // 5)), IdentityTransform())
+            gc.restore()
+
+    stand_in = OutlinesStandIn()
+    stand_in.set_zorder(first.get_zorder())
+    first._pooltutor_stand_in = (tuple(patches), stand_in)
+    return stand_in
+
+
+def _text_stand_in(texts):
+    """One artist filling the glyphs of ``texts`` (text collections and plain flat texts,
+    none of them clipped, in any Axes) in one ``draw_path_collection`` call: every glyph run
+    in points, placed at its pixel offset (the same outlines and colours as each text's own
+    draw, without a draw's overhead per text)."""
+    from matplotlib.artist import Artist
+    from matplotlib.colors import to_rgba
+    from matplotlib.path import Path
+    from matplotlib.transforms import Affine2D, IdentityTransform
+
+    class TextsStandIn(Artist):
+        def set_animated(self, b):
+            super().set_animated(b)
+            for text in texts:
+                text.set_animated(b)        # their Axes (or Axis) leave them out
+
+        def draw(self, renderer):
+            paths, offsets, colors = [], [], []
+            for text in texts:
+                if not text.get_visible() or text.get_figure(root=False) is None:
+                    continue
+                if hasattr(text, "placed_lines"):
+                    placed = text.placed_lines(renderer) if text.get_text() else ((), 0, 0)
+                    if placed is None:      # not plain text after all: its own draw
+                        _FLAT["text"].draw(text, renderer)
+                        continue
+                    lines, x0, y0 = placed
+                    rgba = to_rgba(text.get_color(), text.get_alpha())
+                    for (verts, codes), x, y in lines:
+                        if len(verts):
+                            paths.append(Path(verts, codes))
+                            offsets.append((x0 + x, y0 + y))
+                            colors.append(rgba)
+                    continue
+                n = len(text.get_paths())
+                if not n:
+                    continue
+                paths += text.get_paths()
+                offsets += text.get_offset_transform().transform(text.get_offsets()).tolist()
+                fc = text.get_facecolor()
+                colors += (np.broadcast_to(fc, (n, 4)) if len(fc) == 1 else fc).tolist()
+            if not paths:
+                return
+            gc = renderer.new_gc()
+            gc.set_linewidth(0.0)
+            renderer.draw_path_collection(
+                gc, Affine2D().scale(renderer.points_to_pixels(1.0)).frozen(), paths,
+                np.zeros((0, 3, 3)),
+                np.asarray(offsets, dtype=float), IdentityTransform(),
+                np.asarray(colors, dtype=float), np.zeros((0, 4)), [0.0], [(0, None)], [True],
+                [None], "screen")
+            gc.restore()
+
+    stand_in = TextsStandIn()
+    stand_in.set_zorder(100)                # on top: no text of a panel lies under a mark
+    return stand_in
+
+
+def _batchable_text(a) -> bool:
+    """A text collection (:class:`~pooltutor.viz.style.TextCollection`'s, glyphs in points)
+    or a flat text, drawn without clipping."""
+    from matplotlib.collections import PathCollection
+
+    if hasattr(a, "placed_lines"):
+        return a.unclipped()
+    return (type(a) is PathCollection and hasattr(a, "pooltutor_texts")
+            and not a.get_clip_on() and not a.get_path_effects()
+            and not np.any(np.asarray(a.get_linewidth()) > 0))
+
+
+def _is_plain_outline(a) -> bool:
+    from matplotlib.patches import Rectangle
+
+    return (type(a) is Rectangle and a.get_gid() == "window" and not a.get_fill()
+            and not a.get_clip_on() and not a.get_path_effects() and a.get_hatch() is None)
+
+
+def _blit_list(dynamic) -> list:
+    """The artists to redraw over an explorer's background for a plot's ``dynamic``
+    artists, drawn for less: an Axis that draws nothing but its label (the code panels'
+    verdicts) by its label alone (not its ticks, tick-label boxes and label placement),
+    the window outlines (the same style in every panel) stroked in one call, and every
+    text (titles, labels, cell values, tick labels) filled in one call, on top; all in
+    matplotlib's order (by zorder: the panels do not overlap).  Used by
+    :class:`~pooltutor.viz.relu_explorer.ZeroPointReluExplorer`."""
+    from matplotlib.axis import Axis
+
+    kept = _BLIT.get("last")
+    if kept is not None and len(kept[0]) == len(dynamic) and all(
+            a is b for a, b in zip(kept[0], dynamic, strict=True)):
+        return list(kept[1])                # the same artists as the last update
+    given = tuple(dynamic)
+    _flat_text_class()
+    labels = [a.label for a in dynamic if isinstance(a, Axis) and not a.get_ticklocs().size]
+    for label in labels:
+        if label.__class__ is _FLAT["text"]:
+            label.__class__ = _FLAT["axis-label"]       # left to the stand-in while animated
+    dynamic = [a.label if isinstance(a, Axis) and a.label in labels else a for a in dynamic]
+    outlines = [a for a in dynamic if _is_plain_outline(a)]
+    same = outlines and all(
+        (a.get_edgecolor(), a.get_linewidth(), a.get_linestyle()) == (
+            outlines[0].get_edgecolor(), outlines[0].get_linewidth(),
+            outlines[0].get_linestyle()) for a in outlines)
+    texts = [a for a in dynamic if _batchable_text(a)]
+    out = []
+    for a in dynamic:
+        if same and a is outlines[0]:
+            out.append(_outline_stand_in(outlines))
+        elif not (same and a in outlines) and a not in texts:
+            out.append(a)
+    if texts:
+        out.append(_text_stand_in(texts))
+    # one order for all: the Axes do not overlap, and inside each this is matplotlib's
+    out = _zordered(out)
+    _BLIT["last"] = (given, tuple(out))
+    return out
+
+
+_BLIT: dict = {}
+
+
+_RGBA: dict = {}
+
+
+def _rgba(colors) -> np.ndarray:
+    """``(n, 4)`` RGBA of colour names (looked up once each)."""
+    from matplotlib.colors import to_rgba
+
+    out = []
+    for color in colors:
+        rgba = _RGBA.get(color)
+        if rgba is None:
+            rgba = _RGBA[color] = to_rgba(color)
+        out.append(rgba)
+    return np.array(out, dtype=float).reshape(-1, 4)
+
+
+def _set_texts(coll, labels) -> None:
+    """Show the texts of ``labels`` (a :class:`~pooltutor.viz.style.TextCollection`) in the
+    collection ``coll`` that an earlier ``labels.draw`` made (its offset transform stays)."""
+    coll.set_paths([_glyph_path(k) for k in labels._keys])
+    coll.set_offsets(np.array([(t.x, t.y) for t in labels.items], dtype=float).reshape(-1, 2))
+    coll.set_facecolor(_rgba([t.color for t in labels.items]) if labels.items else "black")
+    coll.pooltutor_texts = tuple(labels.items)
+
+
+def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """Width in points of ``text`` at ``size`` (its glyph outline)."""
+    path = _glyph_path((text, round(float(size), 1), "left", 0.0, 0.0, bold))
+    return float(path.vertices[:, 0].max()) if len(path.vertices) else 0.0
+
+
+def _root(ax):
+    return ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
+
+
+def _points(ax):
+    """The transform from points to display (for glyphs and sizes in points)."""
+    from matplotlib.transforms import Affine2D
+
+    return Affine2D().scale(1 / 72.0) + _root(ax).dpi_scale_trans
+
+
+def _offset(ax, transform, dx: float, dy: float):
+    """``transform`` followed by a shift of ``(dx, dy)`` points."""
+    from matplotlib.transforms import ScaledTranslation
+
+    return transform + ScaledTranslation(dx / 72.0, dy / 72.0, _root(ax).dpi_scale_trans)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -113,6 +676,28 @@ def _real_text(real: float, scale) -> str:
     return style.format_value(0.0 if v == 0 else v)
 
 
+def _tick_text(v: float) -> str:
+    text = style.format_value(0.0 if v == 0 else float(v))
+    return _MINUS + text[1:] if text.startswith("-") else text
+
+
+def _nice_ticks(lo: float, hi: float, most: int = 8) -> np.ndarray:
+    """Round values (1, 2 or 5 times a power of ten apart) in ``[lo, hi]``, at most ``most``.
+
+    >>> _nice_ticks(-53.8, 81.3).tolist()
+    [-40.0, -20.0, 0.0, 20.0, 40.0, 60.0, 80.0]
+    """
+    span = float(hi) - float(lo)
+    if not np.isfinite(span) or span <= 0:
+        return np.array([float(lo)])
+    raw = span / (most - 1)
+    mag = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw * (1 - 1e-9))
+    k0, k1 = int(np.ceil(lo / step - 1e-9)), int(np.floor(hi / step + 1e-9))
+    ticks = np.array([k * step for k in range(k0, k1 + 1)], dtype=float)
+    return np.round(ticks, 12)
+
+
 def _room_for_indices(ax):
     """Blank axis labels, so that the layout keeps room for the row / column indices (drawn
     in a text collection, which the layout does not see)."""
@@ -120,59 +705,155 @@ def _room_for_indices(ax):
     ax.set_ylabel("\u2007", fontsize=9, labelpad=4)
 
 
-def _code_grid(ax, codes, reals, vmin, vmax, scale, size=12, *, indices=True):
-    """Codes as a heatmap, each cell with its code (big, gid ``"value"``) and its real value
-    (small, gid ``"real"``); row and column indices (gid ``"tick"``) when ``indices``.
+def _out_of_layout(*artists):
+    for artist in artists:
+        artist.set_in_layout(False)
 
-    Drawn for speed: one image and one text collection (no ``Text`` artist per cell, no
-    tick machinery); the texts are read with :func:`~pooltutor.viz.style.texts_of`.
-    """
+
+# --------------------------------------------------------------------------- code grids
+
+
+_CELL_IMAGE: dict = {}
+
+
+def _cell_image_class():
+    """An ``AxesImage`` drawn as its cells: one filled quadrilateral per value, without
+    anti-aliasing (the same crisp cells as ``imshow(interpolation="nearest")``), instead of
+    an image resampled to the screen and colour-mapped pixel by pixel at every new value
+    (~1 ms for a 4x4 grid).  Everything else (data, norm, colormap, ``get_clim``) is the
+    image's own."""
+    cls = _CELL_IMAGE.get("cls")
+    if cls is not None:
+        return cls
+    from matplotlib.image import AxesImage
+
+    class CellImage(AxesImage):
+        def draw(self, renderer):
+            data = self.get_array()
+            if not self.get_visible() or data is None or data.ndim != 2:
+                return super().draw(renderer)
+            rows, cols = data.shape
+            left, right, bottom, top = self.get_extent()
+            if self.origin == "lower":
+                bottom, top = top, bottom
+            xs = np.linspace(left, right, cols + 1)
+            ys = np.linspace(top, bottom, rows + 1)     # row 0 at the top edge
+            coords = np.empty((rows + 1, cols + 1, 2))
+            coords[..., 0], coords[..., 1] = xs[None, :], ys[:, None]
+            colors = self.to_rgba(data).reshape(-1, 4)
+            gc = renderer.new_gc()
+            self._set_gc_clip(gc)
+            gc.set_alpha(self.get_alpha())
+            gc.set_linewidth(0.0)
+            renderer.draw_quad_mesh(gc, self.get_transform().frozen(), cols, rows, coords,
+                                    np.zeros((0, 2)), self.get_transform().frozen(), colors,
+                                    False, np.zeros((0, 4)))
+            gc.restore()
+            self.stale = False
+            return None
+
+    _CELL_IMAGE["cls"] = CellImage
+    return CellImage
+
+
+def _new_grid(ax, shape, size=12, *, indices=True, gid="cell-labels"):
+    """A code panel to fill with :func:`_fill_grids`: one image and one text collection (the
+    codes, gid ``"value"``, and their real values, gid ``"real"``), no tick machinery; the
+    row and column indices (gid ``"tick"``) in a collection of their own, drawn once."""
     from .heatmaps import _BAD_WHITE_CMAP, _index_labels
 
-    codes = np.asarray(codes)
-    rows, cols = codes.shape
-    ax.imshow(np.ma.masked_invalid(codes.astype(float)), cmap=_BAD_WHITE_CMAP(), vmin=vmin,
-              vmax=vmax, extent=(-0.5, cols - 0.5, rows - 0.5, -0.5), interpolation="nearest")
+    rows, cols = shape
+    image = ax.imshow(np.zeros(shape), cmap=_BAD_WHITE_CMAP(), vmin=0.0, vmax=1.0,
+                      extent=(-0.5, cols - 0.5, rows - 0.5, -0.5), interpolation="nearest")
+    image.__class__ = _cell_image_class()
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
     ax.set_xticks([])
     ax.set_yticks([])
+    ax.set_aspect("equal")
     for spine in ax.spines.values():
         spine.set_visible(False)
-    labels = style.TextCollection()
-    colors = style.cell_text_colors(codes, vmin, vmax)
-    for i in range(rows):
-        for j in range(cols):
-            color = str(colors[i, j])
-            labels.add(j, i - 0.1, str(int(codes[i, j])), size, color, gid="value", bold=True)
+    if indices:
+        ticks = style.TextCollection()
+        _index_labels(ax, ticks, range(rows), range(cols), size=9)
+        _out_of_layout(ticks.draw(ax, gid="cell-indices"))
+        _room_for_indices(ax)
+    labels = style.TextCollection().draw(ax, gid=gid)
+    _out_of_layout(image, labels)
+    return SimpleNamespace(ax=ax, image=image, labels=labels, shape=tuple(shape), size=size)
+
+
+def _fill_grids(filled, vmin, vmax, scale) -> None:
+    """Show codes in panels of :func:`_new_grid`: ``filled`` is a list of ``(grid, codes,
+    reals)``; colours on one scale and, in every cell, the code and its real value."""
+    arrays = [np.asarray(codes) for _, codes, _ in filled]
+    colors = style.cell_text_colors(np.concatenate([a.ravel() for a in arrays]), vmin, vmax)
+    start = 0
+    for (grid, _, reals), codes in zip(filled, arrays, strict=True):
+        grid.image.set_data(codes.astype(float))      # integer codes: nothing to mask
+        grid.image.set_clim(vmin, vmax)
+        labels = style.TextCollection()
+        size = grid.size
+        for k, ((i, j), code) in enumerate(np.ndenumerate(codes)):
+            color = str(colors[start + k])
+            labels.add(j, i - 0.1, str(int(code)), size, color, gid="value", bold=True)
             labels.add(j, i + 0.26, "real " + _real_text(reals[i, j], scale), size - 4, color,
                        gid="real")
-    if indices:
-        _index_labels(ax, labels, range(rows), range(cols), size=9)
-        _room_for_indices(ax)
-    labels.draw(ax)
+        start += codes.size
+        _set_texts(grid.labels, labels)
 
 
-def _window_and_winner(ax, result, index, *, color=style.WINDOW_COLOR):
-    """Outline the window of ``index`` and mark its winner (a PoolResult with plane indices)."""
-    per_axis = result.geometry.window(index)
-    cells = [(r, c) for r in per_axis[0][0] for c in per_axis[1][0]]
-    style.outline_cells(ax, cells, color=color, linewidth=3)
-    plane = int(result.indices[(0, 0) + tuple(index)])
-    width = result.input.shape[-1]
-    winner = divmod(plane, width)
-    _mark_winner(ax, winner)
-    return cells, winner
+def _window_marks(ax, count):
+    """``count`` window outlines (house style), placed by :func:`_move_cells`."""
+    patches = style.outline_cells(ax, [(0, 0)] * count, linewidth=3, autolim=False)
+    _out_of_layout(*patches)
+    return patches
+
+
+def _move_cells(patches, cells, half=0.5) -> None:
+    for patch, (r, c) in zip(patches, cells, strict=True):
+        patch.set_xy((c - half, r - half))
+
+
+def _cell_mark(ax, *, color=style.WINNER_COLOR, gid="winner"):
+    patch = style.mark_cell(ax, (0, 0), color=color, gid=gid, autolim=False)
+    _out_of_layout(patch)
+    return patch
+
+
+def _raised_marks(ax, shape):
+    """One green corner per cell (gid ``"raised"``), shown by :func:`_show_raised` on the
+    codes that ReLU raised to the zero point: a small triangle in the cell's upper left
+    corner, clear of the numbers."""
+    from matplotlib.patches import Polygon
+
+    marks = {}
+    for r in range(shape[0]):
+        for c in range(shape[1]):
+            x0, y0 = c - 0.45, r - 0.45
+            marks[r, c] = mark = Polygon([(x0, y0), (x0 + 0.22, y0), (x0, y0 + 0.22)],
+                                         closed=True, facecolor=style.RIGHT_COLOR,
+                                         edgecolor=style.RIM_COLOR, linewidth=0.8,
+                                         zorder=5.5, gid="raised")
+            mark.set_in_layout(False)
+    return marks
+
+
+def _show_raised(ax, marks, cells) -> list:
+    """Put the marks of ``cells`` on ``ax``, take the others off; returns those shown."""
+    shown = set(cells)
+    for cell, mark in marks.items():
+        _attach(ax, mark, cell in shown)
+    return [marks[cell] for cell in cells]
 
 
 def _pair(t):
     return str(t[0]) if t[0] == t[1] else f"{t[0]}x{t[1]}"
 
 
-def _mark_winner(ax, cell):
-    from .adaptive import mark_winner
-
-    return mark_winner(ax, cell)
+def _zordered(artists):
+    """``artists`` in matplotlib's drawing order inside one Axes (by zorder, stable)."""
+    return sorted(artists, key=lambda a: a.get_zorder())
 
 
 # --------------------------------------------------------------------------- zero point
@@ -204,8 +885,305 @@ def _check_block(codes, dtype, qmin, qmax):
     return arr
 
 
+def _checked_block(codes, dtype, qmin, qmax):
+    block = _check_block(codes, dtype, qmin, qmax)
+    if block.ndim != 2 or 0 in block.shape:
+        raise PoolTutorError(f"codes has shape {block.shape}: need a non-empty 2-D block")
+    if max(block.shape) > 8:
+        raise PoolTutorError(
+            f"codes has shape {block.shape}: plot_zero_point_relu writes every code, "
+            f"need at most 8 x 8"
+        )
+    return block.astype(dtype)
+
+
 #: The code panels of :func:`plot_zero_point_relu`, in drawing order.
 RELU_PANELS = ("codes", "right", "pooled_right", "wrong", "pooled_wrong")
+
+
+def _relu_values(block, scale, zp, dtype, kernel, stride, out_index):
+    """Everything the code panels show, validated (nothing drawn yet)."""
+    right = quant.relu(block, zp, dtype)
+    wrong = quant.relu(block, 0, dtype)
+    x4 = lambda a: a.reshape((1, 1) + a.shape)      # noqa: E731
+    res_right = quant.quantized_max_pool(x4(right), kernel, stride, dtype=dtype)
+    res_wrong = quant.quantized_max_pool(x4(wrong), kernel, stride, dtype=dtype)
+    pooled_right, pooled_wrong = res_right.output[0, 0], res_wrong.output[0, 0]
+    index = tuple(out_index)
+    if len(index) != 2:
+        raise PoolTutorError(f"out_index={out_index!r}: need (i, j)")
+    for v, size in zip(index, pooled_right.shape, strict=False):
+        check_int("out_index", v, minimum=0)
+        if v >= size:
+            raise PoolTutorError(
+                f"out_index={out_index!r} is outside the pooled codes shaped "
+                f"{pooled_right.shape}"
+            )
+    index = tuple(int(v) for v in index)
+    per_axis = res_right.geometry.window(index)
+    window = [(r, c) for r in per_axis[0][0] for c in per_axis[1][0]]
+    width = block.shape[1]
+    winners = {name: divmod(int(res.indices[(0, 0) + index]), width)
+               for name, res in (("right", res_right), ("wrong", res_wrong))}
+    return SimpleNamespace(block=block, right=right, wrong=wrong, pooled_right=pooled_right,
+                           pooled_wrong=pooled_wrong, index=index, window=window,
+                           winners=winners, geometry=res_right.geometry)
+
+
+def _legend_entries(with_block):
+    entries = [
+        (dict(color=IDENTITY_COLOR, linewidth=1.2, linestyle=":"),
+         "no ReLU: real = (q \u2212 zp)\u00b7s"),
+        (dict(color=style.WRONG_COLOR, linewidth=2.2, linestyle="--"),
+         "wrong: max(q, 0) on raw codes"),
+        (dict(color=style.RIGHT_COLOR, linewidth=3.2, alpha=0.85),
+         "right: max(q, zp), real \u2265 0"),
+    ]
+    if with_block:
+        entries.append((dict(color="black", marker="o", markersize=5, linestyle="none"),
+                        "the block's codes (input)"))
+    return entries
+
+
+def _new_legend(ax, entries, size):
+    """A legend in the lower right corner of ``ax``, built from plain artists (a frame, the
+    handles, one text collection): cheap enough to draw at every update, above the lines
+    that may pass under it.  Everything is placed in points from the Axes' corner."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import FancyBboxPatch
+    from matplotlib.transforms import ScaledTranslation
+
+    corner = _points(ax) + ScaledTranslation(1, 0, ax.transAxes)
+    pad, handle, handle_pad, gap, outer = 0.4 * size, 2.0 * size, 0.8 * size, 0.5 * size, \
+        0.5 * size
+    row = 1.15 * size
+    n = len(entries)
+    width = 2 * pad + handle + handle_pad + max(_text_width(t, size) for _, t in entries)
+    height = 2 * pad + n * row + (n - 1) * gap
+    x0, y0 = -outer - width, outer
+    frame = FancyBboxPatch((x0, y0), width, height,
+                           boxstyle=f"round,pad=0,rounding_size={0.2 * size}",
+                           transform=corner, facecolor=(1, 1, 1, 0.92), edgecolor="0.8",
+                           linewidth=0.8, zorder=5, clip_on=False, gid="legend")
+    frame.pooltutor_box = ((x0, y0), (x0 + width, y0 + height))     # in points, from the corner
+    ax.add_artist(frame)
+    artists = [frame]
+    labels = style.TextCollection()
+    for k, (props, text) in enumerate(entries):
+        yc = y0 + height - pad - (k + 0.5) * row - k * gap
+        if props.get("marker"):
+            handle_line = Line2D([x0 + pad + handle / 2], [yc], **props)
+        else:
+            handle_line = Line2D([x0 + pad, x0 + pad + handle], [yc, yc], **props)
+        handle_line.set(transform=corner, clip_on=False, zorder=5, gid="legend-handle")
+        ax.add_artist(handle_line)
+        artists.append(handle_line)
+        labels.add(x0 + pad + handle + handle_pad, yc, text, size, "black", gid="legend",
+                   ha="left", dy=-0.36 * size)
+    coll = labels.draw(ax, gid="legend-labels", zorder=5)
+    coll.set_offset_transform(corner)
+    artists.append(coll)
+    _out_of_layout(*artists)
+    return artists
+
+
+def _new_transfer(ax, dtype, qmin, qmax, with_block, fs):
+    """The transfer plot's Axes and artists, filled by :func:`_fill_transfer`.
+
+    The code axis (x) is fixed; the real axis moves with the zero point and the scale, so
+    its ticks (left) and the real values of the codes (top) are a tick line and a text
+    collection each, and the limits are chosen so that the identity line is the diagonal
+    (the legend sits below it, where no line ever goes)."""
+    from matplotlib.lines import TICKLEFT, TICKUP, Line2D
+    from matplotlib.patches import Polygon
+    from matplotlib.transforms import blended_transform_factory as blend
+
+    span = qmax - qmin
+    ax.set_xlim(qmin - _MARGIN * span, qmax + _MARGIN * span)
+    ax.set_yticks([])
+    ax.tick_params(axis="x", labelsize=fs(9.5))
+    ax.grid(True, axis="x", alpha=0.25)
+    ax.set_xlabel(f"input code q ({dtype}, {qmin} .. {qmax})", fontsize=fs(11))
+    tick_size = fs(9.5)
+    y_text = blend(ax.transAxes, ax.transData)          # x in Axes fraction, y a real value
+    x_text = blend(ax.transData, ax.transAxes)          # x a code, y in Axes fraction
+    t = SimpleNamespace(ax=ax, dtype=dtype, qmin=qmin, qmax=qmax, with_block=with_block,
+                        fs=fs, tick_size=tick_size)
+    t.legend = _new_legend(ax, _legend_entries(with_block), fs(9))
+    t.zero = _levels_clear_of(ax, t.legend[0], colors="black", linewidths=0.8, zorder=1.0,
+                              gid="real-zero")
+    t.zero.set_levels([0.0])
+    t.grid = _levels_clear_of(ax, t.legend[0], colors="#b0b0b0", linewidths=0.8, alpha=0.25,
+                              zorder=1.5, gid="y-grid")
+    t.disagree = Polygon(np.zeros((4, 2)), closed=True, facecolor=style.WRONG_COLOR,
+                         edgecolor="none", alpha=0.12, zorder=1.6, gid="disagree")
+    ax.add_artist(t.disagree)
+    # the clamp codes: from the corner of their line up to their label
+    t.zp_line = Line2D([0, 0], [0, 1], color=style.RIGHT_COLOR, linewidth=1.2,
+                       linestyle="-.", zorder=2.0, gid="zero-point")
+    t.zero_line = Line2D([0, 0], [0, 1], color=style.WRONG_COLOR, linewidth=1.2,
+                         linestyle="-.", zorder=2.0, gid="code-zero")
+    ax.add_artist(t.zp_line)
+    (t.identity,) = ax.plot([], [], color=IDENTITY_COLOR, linewidth=1.2, linestyle=":",
+                            label="no ReLU: real = (q \u2212 zp)\u00b7s", gid="identity",
+                            zorder=2.0)
+    (t.wrong,) = ax.plot([], [], color=style.WRONG_COLOR, linewidth=2.2, linestyle="--",
+                         label="wrong: max(q, 0) on raw codes", gid="wrong", zorder=4.0)
+    (t.right,) = ax.plot([], [], color=style.RIGHT_COLOR, linewidth=3.2, alpha=0.85,
+                         label="right: max(q, max(qmin, zp))", gid="right", zorder=3.0)
+    t.block = None
+    if with_block:
+        (t.block,) = ax.plot([], [], "o", color="black", markersize=5, zorder=6.0,
+                             label="the block's codes (input)", gid="block-codes")
+    t.zp_label = ax.text(0, 1, "", fontsize=fs(10), color=style.RIGHT_COLOR, va="top",
+                         gid="zero-point-label", zorder=5.5)
+    t.zero_label = ax.text(0, 1, "", fontsize=fs(10), color=style.WRONG_COLOR, va="top",
+                           gid="code-zero-label", zorder=5.5)
+    # the real-value ticks: left (real value after ReLU) and top (real value of the code)
+    t.yticks = Line2D([], [], transform=y_text, marker=TICKLEFT, markersize=_TICK_LENGTH,
+                      markeredgewidth=0.8, color="black", linestyle="none", clip_on=False,
+                      zorder=2.5, gid="y-ticks")
+    t.xticks = Line2D([], [], transform=x_text, marker=TICKUP, markersize=_TICK_LENGTH,
+                      markeredgewidth=0.8, color="black", linestyle="none", clip_on=False,
+                      zorder=2.5, gid="real-ticks")
+    ax.add_artist(t.yticks)
+    ax.add_artist(t.xticks)
+    t.ylabels = style.TextCollection().draw(ax, gid="y-tick-labels", zorder=2.5)
+    t.ylabels.set_offset_transform(y_text)
+    t.xlabels = style.TextCollection().draw(ax, gid="real-tick-labels", zorder=2.5)
+    t.xlabels.set_offset_transform(x_text)
+    # room for the tick labels (drawn in collections, which the layout does not see): the
+    # y label stands clear of the widest label, the title above the real-value axis
+    t.label_room = _TICK_LENGTH + _TICK_PAD + _text_width(_MINUS + "0000", tick_size) + 3
+    ax.set_ylabel("real value after ReLU", fontsize=fs(11), labelpad=t.label_room)
+    top_gap = _TICK_LENGTH + _TICK_PAD + 0.75 * tick_size + 4
+    t.real_axis_label = ax.text(0.5, 1, "real value of the input code, (q \u2212 zp)\u00b7s",
+                                transform=_offset(ax, ax.transAxes, 0, top_gap),
+                                ha="center", va="bottom", fontsize=fs(10.5), gid="real-axis")
+    ax.set_title("\n", fontsize=fs(12), pad=top_gap + 1.4 * fs(10.5) + 5)
+    _out_of_layout(t.zero, t.grid, t.disagree, t.zp_line, t.zero_line, t.identity, t.wrong,
+                   t.right, t.zp_label, t.zero_label, t.yticks, t.xticks, t.ylabels, t.xlabels,
+                   t.real_axis_label, *([t.block] if with_block else []))
+    return t
+
+
+def _levels_clear_of(ax, frame, **kw):
+    """Horizontal lines across ``ax`` at real values (:meth:`set_levels`) that stop short
+    of the legend ``frame`` where they would run under it (worked out at each draw, in
+    pixels): the legend is then drawn once, under nothing that moves."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.transforms import blended_transform_factory
+
+    class LevelsClearOfLegend(LineCollection):
+        levels = ()
+
+        def set_levels(self, levels):
+            self.levels = tuple(float(v) for v in levels)
+            self.set_segments([[(0.0, v), (1.0, v)] for v in self.levels])
+
+        def draw(self, renderer):
+            (x0, y0), (_, y1) = frame.get_transform().transform(frame.pooltutor_box)
+            y_px = self.get_transform().transform([(0.0, v) for v in self.levels])[:, 1] \
+                if self.levels else np.zeros(0)
+            stop = float(self.axes.transAxes.inverted().transform((x0 - 3, 0))[0])
+            self.set_segments([[(0.0, v), (stop if y0 - 3 <= y <= y1 + 3 else 1.0, v)]
+                               for v, y in zip(self.levels, y_px, strict=True)])
+            super().draw(renderer)
+
+    lines = LevelsClearOfLegend([], transform=blended_transform_factory(ax.transAxes,
+                                                                       ax.transData), **kw)
+    ax.add_collection(lines, autolim=False)
+    return lines
+
+
+def _attach(ax, artist, on: bool) -> None:
+    """Put ``artist`` on ``ax`` (``on``) or take it off (kept for later)."""
+    if on and artist.axes is None:
+        ax.add_artist(artist)
+    elif not on and artist.axes is not None:
+        artist.remove()
+
+
+def _label_side(code, other, qmin, qmax) -> bool:
+    """True: a clamp label goes left of its line (away from the other line, where there is
+    room: about a quarter of the axis)."""
+    span = qmax - qmin
+    room_left, room_right = code - qmin > 0.25 * span, qmax - code > 0.25 * span
+    if other is not None and other > code:
+        return room_left or not room_right
+    return not room_right
+
+
+def _fill_transfer(t, scale, zp, block) -> list:
+    """Show one ``(scale, zero_point)`` (and the block's codes) in the transfer plot; returns
+    its artists that change, in drawing order."""
+    ax, qmin, qmax, fs = t.ax, t.qmin, t.qmax, t.fs
+    span = qmax - qmin
+    real = lambda q: (np.asarray(q, dtype=np.float64) - zp) * scale     # noqa: E731
+    wrong_floor, right_floor = max(qmin, 0), max(qmin, zp)
+    x_lo, x_hi = qmin - _MARGIN * span, qmax + _MARGIN * span
+    y_lo, y_top = float(real(x_lo)), float(real(x_hi))
+    ax.set_ylim(y_lo, y_top + _HEADROOM * (y_top - y_lo))
+    ticks = _nice_ticks(y_lo, y_top)
+    texts = [_tick_text(v) for v in ticks]
+    t.grid.set_levels(ticks)
+    t.yticks.set_data(np.zeros(len(ticks)), ticks)
+    codes_at = zp + ticks / scale                       # the codes of these real values
+    t.xticks.set_data(codes_at, np.ones(len(ticks)))
+    ylabels, xlabels = style.TextCollection(), style.TextCollection()
+    for v, c, text in zip(ticks, codes_at, texts, strict=True):
+        ylabels.add(0.0, v, text, t.tick_size, "black", gid="y-tick", ha="right-center",
+                    dx=-(_TICK_LENGTH + _TICK_PAD))
+        xlabels.add(c, 1.0, text, t.tick_size, "black", gid="real-tick", ha="title",
+                    dy=_TICK_LENGTH + _TICK_PAD)
+    _set_texts(t.ylabels, ylabels)
+    _set_texts(t.xlabels, xlabels)
+    # the three transfer lines are straight between their corners
+    t.identity.set_data([qmin, qmax], real([qmin, qmax]))
+    t.right.set_data([qmin, right_floor, qmax], real([right_floor, right_floor, qmax]))
+    t.wrong.set_data([qmin, wrong_floor, qmax], real([wrong_floor, wrong_floor, qmax]))
+    lo, hi = sorted((wrong_floor, right_floor))
+    t.disagree.set_visible(lo != hi)                    # where the two clamps disagree
+    t.disagree.set_xy(np.column_stack([
+        [lo, hi, hi, lo],
+        real([max(lo, wrong_floor), max(hi, wrong_floor), max(hi, right_floor),
+              max(lo, right_floor)])]))
+    # the clamp codes: lines, and their labels above the data (zp on the first row)
+    show_zero = qmin <= 0 <= qmax and zp != 0
+    y_max = y_top + _HEADROOM * (y_top - y_lo)
+    t.zp_line.set_data([zp, zp], [0.0, y_max])
+    left = _label_side(zp, 0 if show_zero else None, qmin, qmax)
+    t.zp_label.set_text(f"zp = {zp} (real 0)")
+    t.zp_label.set_ha("right" if left else "left")
+    t.zp_label.set_transform(_offset(ax, ax.get_xaxis_transform(), -4 if left else 4, -3))
+    t.zp_label.set_position((zp, 1.0))
+    _attach(ax, t.zero_line, show_zero)
+    _attach(ax, t.zero_label, show_zero)
+    if show_zero:
+        left = _label_side(0, zp, qmin, qmax)
+        t.zero_line.set_data([0, 0], [float(real(0)), y_max])
+        t.zero_label.set_text(f"code 0 (real {_real_text(-zp * scale, scale)})")
+        t.zero_label.set_ha("right" if left else "left")
+        t.zero_label.set_transform(_offset(ax, ax.get_xaxis_transform(), -4 if left else 4,
+                                           -3 - 1.6 * fs(10)))
+        t.zero_label.set_position((0, 1.0))
+    if t.block is not None:
+        flat = np.unique(block.ravel())
+        t.block.set_data(flat.astype(float), real(flat))
+    if zp == wrong_floor:
+        verdict = "zero point = the literal 0: both clamps agree"
+    elif zp > 0:
+        verdict = (f"max(q, 0) does nothing: codes {max(qmin, 0)}..{zp - 1} keep their negative "
+                   f"real values")
+    else:
+        verdict = (f"max(q, 0) raises codes {zp}..-1 to 0: their real values become "
+                   f"{_real_text(-zp * scale, scale)}")
+    ax.title.set_text(f"ReLU on {t.dtype} codes: scale={scale:g}, zero_point={zp}\n{verdict}")
+    inside = [t.zero, t.grid, t.disagree, t.zp_line, t.identity, t.right, t.wrong, t.zp_label,
+              *([t.block] if t.block is not None else [])]
+    if show_zero:
+        inside += [t.zero_line, t.zero_label]
+    return [*_zordered(inside), t.yticks, t.ylabels, t.xticks, t.xlabels, ax.title]
 
 
 def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel=2, stride=None,
@@ -246,6 +1224,11 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     TV37) it raises the codes ``zp .. -1`` to 0, i.e. small *positive*
     real values are replaced by ``-zp * s``.
 
+    The transfer plot keeps its code axis for the dtype; its real axis (left: the
+    real value after ReLU; top: the real value of the input code) follows the zero
+    point, with the identity line as the diagonal.  Where the two clamps disagree is
+    shaded red.  :func:`update_zero_point_relu` redraws the plot for other values.
+
     Examples
     --------
     TV37: int8 codes, zero point -20:
@@ -259,24 +1242,9 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     pooltutor.quant.relu : the correct clamp.
     pooltutor.viz.relu_explorer.ZeroPointReluExplorer : the same, with controls.
     """
-    from matplotlib.transforms import blended_transform_factory
-
     style.check_fig(fig)
     dtype, qmin, qmax, scale, zp = _check_params(scale, zero_point, dtype)
-    block = None
-    if codes is not None:
-        block = _check_block(codes, dtype, qmin, qmax)
-        if block.ndim != 2 or 0 in block.shape:
-            raise PoolTutorError(f"codes has shape {block.shape}: need a non-empty 2-D block")
-        if max(block.shape) > 8:
-            raise PoolTutorError(
-                f"codes has shape {block.shape}: plot_zero_point_relu writes every code, "
-                f"need at most 8 x 8"
-            )
-        block = block.astype(dtype)
-    right_floor = max(qmin, zp)
-    wrong_floor = max(qmin, 0)
-
+    block = None if codes is None else _checked_block(codes, dtype, qmin, qmax)
     if isinstance(panels, str):
         panels = (panels,)
     panels = tuple(panels)
@@ -284,169 +1252,182 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
             panels):
         raise PoolTutorError(f"panels={panels!r} is not allowed: need distinct names among "
                              f"{', '.join(repr(v) for v in RELU_PANELS)}")
+    values = None
+    if block is not None:
+        values = _relu_values(block, scale, zp, dtype, kernel, stride, out_index)
     panels = tuple(name for name in RELU_PANELS if name in panels)
     full = len(panels) == len(RELU_PANELS)
-    figsize = (12.5, 8.4) if block is not None else (9.5, 5.2)
-    fig, kept = prepare_figure(fig, ("zero_point_relu", block is None, panels), figsize)
+    figsize = (12.5, 8.4) if values is not None else (9.5, 5.2)
+    fig, kept = prepare_figure(fig, ("zero_point_relu", values is None, panels), figsize)
     if kept is None:
-        if block is not None and full:
+        if values is not None and full:
             grid = fig.add_gridspec(2, 5, height_ratios=[1.25, 1.0])
             kept = [fig.add_subplot(grid[0, :])] + [fig.add_subplot(grid[1, k]) for k in range(5)]
-        elif block is not None:             # the transfer plot, then the panels in a row
+        elif values is not None:            # the transfer plot, then the panels in a row
             grid = fig.add_gridspec(1, 1 + len(panels), width_ratios=[2.6] + [1] * len(panels))
             kept = [fig.add_subplot(grid[0, k]) for k in range(1 + len(panels))]
         else:
             kept = [fig.add_subplot()]
         keep_axes(fig, kept)
-    line_ax = kept[0]
 
     # ---- the transfer plot: input code -> real value after ReLU
     # (smaller text beside a row of panels, when not every panel is drawn)
-    fs = (lambda v: v) if full or block is None else (lambda v: round(v * 0.78, 1))   # noqa: E731
-    q = np.arange(qmin, qmax + 1, dtype=np.int64).astype(dtype)
-    real_in = quant.dequantize(q, scale, zp, dtype)
-    real_right = quant.dequantize(quant.relu(q, zp, dtype), scale, zp, dtype)
-    real_wrong = quant.dequantize(quant.relu(q, 0, dtype), scale, zp, dtype)
-    qf = q.astype(np.float64)
-    line_ax.plot(qf, real_in, color=IDENTITY_COLOR, linewidth=1.2, linestyle=":",
-                 label="no ReLU: real = (q \u2212 zp)\u00b7s", gid="identity")
-    line_ax.plot(qf, real_wrong, color=style.WRONG_COLOR, linewidth=2.2, linestyle="--",
-                 label=f"wrong: max(q, 0) on raw codes (clamps at code {wrong_floor})",
-                 gid="wrong", zorder=4)
-    line_ax.plot(qf, real_right, color=style.RIGHT_COLOR, linewidth=3.2, alpha=0.85,
-                 label=f"right: max(q, max(qmin, zp)) (clamps at code {right_floor})",
-                 gid="right", zorder=3)
-    line_ax.axhline(0.0, color="black", linewidth=0.8, zorder=1)
-    lo, hi = sorted((wrong_floor, right_floor))
-    if lo != hi:
-        line_ax.axvspan(lo, hi, color=style.WRONG_COLOR, alpha=0.08, gid="disagree", zorder=0)
-    top = blended_transform_factory(line_ax.transData, line_ax.transAxes)
-    line_ax.axvline(zp, color=style.RIGHT_COLOR, linewidth=1.2, linestyle="-.", zorder=2,
-                    gid="zero-point")
-    span = qmax - qmin
-
-    def label(code, y, text, color, gid):
-        # left of the line when there is room there and the other line is to the right
-        other = 0 if code == zp else zp
-        left = code - qmin > 0.2 * span and other > code
-        line_ax.text(code, y, f"{text} " if left else f" {text}", transform=top,
-                     ha="right" if left else "left", va="top", fontsize=fs(10.5), color=color,
-                     gid=gid, bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1))
-
-    label(zp, 0.97, f"code zp = {zp}\n(real 0)", style.RIGHT_COLOR, "zero-point-label")
-    if qmin <= 0 <= qmax and zp != 0:
-        line_ax.axvline(0, color=style.WRONG_COLOR, linewidth=1.2, linestyle="-.", zorder=2,
-                        gid="code-zero")
-        label(0, 0.80, f"code 0\n(real {_real_text(-zp * scale, scale)})", style.WRONG_COLOR,
-              "code-zero-label")
-    if block is not None:
-        flat = np.unique(block.ravel())
-        line_ax.plot(flat.astype(float), quant.dequantize(flat, scale, zp, dtype), "o",
-                     color="black", markersize=5, zorder=6, label="the block's codes (input)",
-                     gid="block-codes")
-    line_ax.set_xlim(qmin - 0.02 * (qmax - qmin), qmax + 0.02 * (qmax - qmin))
-    line_ax.set_xlabel(f"input code q ({dtype}, {qmin} .. {qmax})", fontsize=fs(11))
-    line_ax.set_ylabel("real value after ReLU", fontsize=fs(11))
-    functions = (lambda c: (c - zp) * scale, lambda r: r / scale + zp)
-    secondary = [a for a in line_ax.child_axes if a.get_gid() == "real-axis"]
-    if secondary:                                   # a kept Axes: update its functions
-        sec = secondary[0]
-        sec.set_functions(functions)
-    else:
-        sec = line_ax.secondary_xaxis("top", functions=functions)
-        sec.set_gid("real-axis")
-    sec.set_xlabel("real value of the input code, (q \u2212 zp)\u00b7s", fontsize=fs(10.5))
-    sec.tick_params(labelsize=fs(9.5))
-    line_ax.tick_params(labelsize=fs(9.5))
-    line_ax.grid(alpha=0.25)
-    line_ax.legend(loc="best", fontsize=fs(10), framealpha=0.95)
-    if zp == wrong_floor:
-        verdict = "zero point = the literal 0: both clamps agree"
-    elif zp > 0:
-        verdict = (f"max(q, 0) does nothing: codes {max(qmin, 0)}..{zp - 1} keep their negative "
-                   f"real values")
-    else:
-        verdict = (f"max(q, 0) raises codes {zp}..-1 to 0: their real values become "
-                   f"{_real_text(-zp * scale, scale)}")
-    line_ax.set_title(f"ReLU on {dtype} codes: scale={scale:g}, zero_point={zp}\n{verdict}",
-                      fontsize=fs(12))
-
-    grid_axes = {}
-    right = wrong = pooled_right = pooled_wrong = None
-    if block is not None:
-        right = quant.relu(block, zp, dtype)
-        wrong = quant.relu(block, 0, dtype)
-        x4 = lambda a: a.reshape((1, 1) + a.shape)      # noqa: E731
-        res_right = quant.quantized_max_pool(x4(right), kernel, stride, dtype=dtype)
-        res_wrong = quant.quantized_max_pool(x4(wrong), kernel, stride, dtype=dtype)
-        pooled_right, pooled_wrong = res_right.output[0, 0], res_wrong.output[0, 0]
-        index = tuple(out_index)
-        if len(index) != 2:
-            raise PoolTutorError(f"out_index={out_index!r}: need (i, j)")
-        for v, size in zip(index, pooled_right.shape, strict=False):
-            check_int("out_index", v, minimum=0)
-            if v >= size:
-                raise PoolTutorError(
-                    f"out_index={out_index!r} is outside the pooled codes shaped "
-                    f"{pooled_right.shape}"
-                )
-        vmin, vmax = style.shared_limits(block, right, wrong, [right_floor])
-        real = lambda a: quant.dequantize(a, scale, zp, dtype)      # noqa: E731
-        g = res_right.geometry
+    fs = (lambda v: v) if full or values is None else (lambda v: round(v * 0.78, 1))   # noqa: E731
+    transfer = _new_transfer(kept[0], dtype, qmin, qmax, values is not None, fs)
+    grids = {}
+    if values is not None:
+        block = values.block
+        titles = {"codes": "input codes", "wrong": f"wrong ReLU\nmax(q, {max(qmin, 0)})"}
+        g = values.geometry
         pool_text = (f"max pool k={g.kernel[0] if g.kernel[0] == g.kernel[1] else g.kernel} "
                      f"s={g.stride[0] if g.stride[0] == g.stride[1] else g.stride}")
-        drawn = [
-            ("codes", block, "input codes"),
-            ("right", right, f"right ReLU\nmax(q, {right_floor})"),
-            ("pooled_right", pooled_right, f"{pool_text}\nof the right ReLU"),
-            ("wrong", wrong, f"wrong ReLU\nmax(q, {wrong_floor})"),
-            ("pooled_wrong", pooled_wrong, f"{pool_text}\nof the wrong ReLU"),
-        ]
-        drawn = [entry for entry in drawn if entry[0] in panels]
-        for k, (name, arr, title) in enumerate(drawn):
+        titles["pooled_right"] = f"{pool_text}\nof the right ReLU"
+        titles["pooled_wrong"] = f"{pool_text}\nof the wrong ReLU"
+        for k, name in enumerate(panels):
             ax = kept[1 + k]
-            _code_grid(ax, arr, real(arr), vmin, vmax, scale, indices=False)
+            shape = values.pooled_right.shape if name.startswith("pooled") else block.shape
+            grid = _new_grid(ax, shape, indices=False)
             color = (style.RIGHT_COLOR if "right" in name else
                      style.WRONG_COLOR if "wrong" in name else "black")
-            ax.set_title(title, fontsize=11, color=color)
-            ax.set_xticks([])               # cell positions do not matter here (and tick
-            ax.set_yticks([])               # labels are a large part of every redraw)
+            ax.set_title(titles.get(name, "\n"), fontsize=11, color=color)
+            if name in ("codes", "right", "wrong"):
+                grid.window = _window_marks(ax, len(values.window))
+            if name in ("right", "wrong"):
+                grid.winner = _cell_mark(ax)
+            if name.startswith("pooled"):
+                grid.highlight = _cell_mark(ax, color=style.HIGHLIGHT_COLOR, gid="highlight")
+                ax.set_xlabel("\u2007", fontsize=10.5)
+            grids[name] = grid
+    parts = SimpleNamespace(transfer=transfer, grids=grids, dtype=dtype, qmin=qmin, qmax=qmax,
+                            kernel=kernel, stride=stride,
+                            shape=None if values is None else values.block.shape)
+    return _fill_relu(fig, parts, scale, zp, values)
+
+
+def _fill_relu(fig, parts, scale, zp, values) -> ZeroPointReluPlot:
+    dtype = parts.dtype
+    parts.block = None if values is None else values.block
+    dynamic = _fill_transfer(parts.transfer, scale, zp, None if values is None else values.block)
+    grid_axes = {}
+    if values is not None:
+        real = lambda a: quant.dequantize(a, scale, zp, dtype)      # noqa: E731
+        right_floor = max(parts.qmin, zp)
+        vmin, vmax = style.shared_limits(values.block, values.right, values.wrong, [right_floor])
+        arrays = {"codes": values.block, "right": values.right, "wrong": values.wrong,
+                  "pooled_right": values.pooled_right, "pooled_wrong": values.pooled_wrong}
+        r = int(values.pooled_right[values.index])
+        _fill_grids([(grid, arrays[name], real(arrays[name]))
+                     for name, grid in parts.grids.items()], vmin, vmax, scale)
+        for name, grid in parts.grids.items():
+            ax = grid.ax
+            arr = arrays[name]
+            changed, extra = [grid.image, grid.labels], []
+            if name == "right":
+                ax.title.set_text(f"right ReLU\nmax(q, {right_floor})")
+                extra.append(ax.title)
+            if name in ("codes", "right", "wrong"):
+                _move_cells(grid.window, values.window)
+                changed += grid.window
+            if name in ("right", "wrong"):
+                i, j = values.winners[name]
+                grid.winner.set_xy((j - 0.42, i - 0.42))
+                changed.append(grid.winner)
+            if name.startswith("pooled"):
+                i, j = values.index
+                grid.highlight.set_xy((j - 0.42, i - 0.42))
+                code = int(arr[values.index])
+                value = float(real(np.array([code], dtype=dtype))[0])
+                if value < 0:
+                    text, color = f"{code}: real {_real_text(value, scale)} < 0 !", \
+                        style.WRONG_COLOR
+                elif name == "pooled_wrong" and code != r:
+                    text, color = f"{code}: real {_real_text(value, scale)}, not {r}", \
+                        style.WRONG_COLOR
+                else:
+                    text, color = f"{code}: real {_real_text(value, scale)}", "black"
+                ax.xaxis.label.set_text(text)
+                ax.xaxis.label.set_color(color)
+                changed.append(grid.highlight)
+                extra.append(ax.xaxis)        # its label (the axis draws nothing else)
             grid_axes[name] = ax
-        if "right" in grid_axes:
-            _window_and_winner(grid_axes["right"], res_right, index)
-        if "wrong" in grid_axes:
-            _window_and_winner(grid_axes["wrong"], res_wrong, index)
-        per_axis = res_right.geometry.window(index)
-        if "codes" in grid_axes:
-            style.outline_cells(grid_axes["codes"],
-                                [(r, c) for r in per_axis[0][0] for c in per_axis[1][0]],
-                                linewidth=3)
-        for name in ("pooled_right", "pooled_wrong"):
-            if name in grid_axes:
-                style.mark_cell(grid_axes[name], index, color=style.HIGHLIGHT_COLOR,
-                                gid="highlight")
-        r, w = int(pooled_right[index]), int(pooled_wrong[index])
-        for name, code in (("pooled_right", r), ("pooled_wrong", w)):
-            if name not in grid_axes:
-                continue
-            value = float(real(np.array([code], dtype=dtype))[0])
-            if value < 0:
-                text, color = f"{code}: real {_real_text(value, scale)} < 0 !", \
-                    style.WRONG_COLOR
-            elif name == "pooled_wrong" and code != r:
-                text, color = f"{code}: real {_real_text(value, scale)}, not {r}", \
-                    style.WRONG_COLOR
-            else:
-                text, color = f"{code}: real {_real_text(value, scale)}", "black"
-            grid_axes[name].set_xlabel(text, fontsize=10.5, color=color)
-        for ax in grid_axes.values():
-            for artist in (*ax.texts, *ax.patches, *ax.images):
-                artist.set_in_layout(False)
-    return ZeroPointReluPlot(fig, line_ax, MappingProxyType(grid_axes), right_floor, wrong_floor,
-                             right, wrong, pooled_right, pooled_wrong)
+            dynamic += _zordered(changed) + extra
+    right = wrong = pooled_right = pooled_wrong = None
+    if values is not None:
+        right, wrong = values.right, values.wrong
+        pooled_right, pooled_wrong = values.pooled_right, values.pooled_wrong
+    return ZeroPointReluPlot(fig, parts.transfer.ax, MappingProxyType(grid_axes),
+                             max(parts.qmin, zp), max(parts.qmin, 0), right, wrong, pooled_right,
+                             pooled_wrong, tuple(dict.fromkeys(dynamic)), parts)
+
+
+def update_zero_point_relu(plot, scale, zero_point, codes=None, *,
+                           out_index=(0, 0)) -> ZeroPointReluPlot:
+    """Redraw a :func:`plot_zero_point_relu` plot in place for another zero point, scale,
+    block of codes (of the same shape) or pooled cell.
+
+    The dtype, the block's shape, the pool and the panels stay those of ``plot`` (draw
+    it again with :func:`plot_zero_point_relu` to change them); ``codes=None`` keeps the
+    block drawn.  Nothing is changed when a value is refused (``ValueError`` /
+    ``TypeError`` naming it).  Returns the new :class:`ZeroPointReluPlot`, on the same
+    Axes; its ``dynamic`` artists are the ones that changed.
+
+    >>> p = plot_zero_point_relu(0.5, 128, "uint8", codes=[[126, 120], [110, 127]])
+    >>> q = update_zero_point_relu(p, 1.0, 0)
+    >>> q.right.tolist(), q.line_ax.get_title().splitlines()[1]
+    ([[126, 120], [110, 127]], 'zero point = the literal 0: both clamps agree')
+    """
+    parts = getattr(plot, "_parts", None)
+    if not isinstance(plot, ZeroPointReluPlot) or parts is None:
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need the "
+                                 f"ZeroPointReluPlot of plot_zero_point_relu")
+    dtype, qmin, qmax, scale, zp = _check_params(scale, zero_point, parts.dtype)
+    values = None
+    if parts.shape is None:
+        if codes is not None:
+            raise PoolTutorError("codes: this plot was drawn without a block of codes: draw it "
+                                 "again with plot_zero_point_relu(..., codes=...)")
+    else:
+        block = parts.block if codes is None else _checked_block(codes, dtype, qmin, qmax)
+        if block.shape != parts.shape:
+            raise PoolTutorError(f"codes has shape {block.shape}: this plot shows a block "
+                                 f"shaped {parts.shape} (draw it again with "
+                                 f"plot_zero_point_relu for another shape)")
+        values = _relu_values(block, scale, zp, dtype, parts.kernel, parts.stride, out_index)
+    return _fill_relu(plot.figure, parts, scale, zp, values)
 
 
 # --------------------------------------------------------------------------- the chain
+
+
+def _chain_view(chain, out_index):
+    """The plane, window and winner of ``out_index`` (validated; nothing drawn)."""
+    if not isinstance(chain, quant.QuantChain):
+        raise PoolTutorTypeError(
+            f"chain has type {type(chain).__name__}: need a pooltutor.quant.QuantChain "
+            f"(from relu_max_pool_chain)"
+        )
+    two_d = chain.accumulators.ndim == 2
+    if out_index is None:
+        out_index = (0,) * chain.pooled.ndim
+    index = tuple(out_index) if isinstance(out_index, (tuple, list)) else (out_index,)
+    n, c, i, j = chain._locate(index)
+    pick = (lambda a: a) if two_d else (lambda a: a[n, c])
+    acc, codes, act, pooled = (pick(chain.accumulators), pick(chain.codes),
+                               pick(chain.activated), pick(chain.pooled))
+    if max(acc.shape) > 12:
+        raise PoolTutorError(
+            f"the chain's planes are {acc.shape}: plot_quant_chain writes every value, need at "
+            f"most 12 x 12"
+        )
+    cols = acc.shape[1]
+    g = chain.geometry
+    r0, c0 = g.axes[0].window_starts[i], g.axes[1].window_starts[j]
+    window = tuple((int(r0 + a), int(c0 + b)) for a in range(g.kernel[0])
+                   for b in range(g.kernel[1]))
+    winner = tuple(int(v) for v in divmod(int(pick(chain.winners)[i, j]), cols))
+    return SimpleNamespace(chain=chain, index=index, plane=(n, c), cell=(i, j), two_d=two_d,
+                           acc=acc, codes=codes, act=act, pooled=pooled, window=window,
+                           winner=winner)
 
 
 def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
@@ -471,7 +1452,9 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     The code stages (codes, activated, pooled) share one colour scale; the
     accumulators, in another unit, have their own.  Each code cell shows its
     real value ``(q - zp) * s`` (in units of ``s`` when the chain has no
-    scale).  Codes that ReLU raised to the zero point are outlined in green dashes.
+    scale).  Codes that ReLU raised to the zero point get a green corner.
+    :func:`update_quant_chain` redraws the plot for another chain of the same
+    accumulators.
 
     Examples
     --------
@@ -486,31 +1469,10 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     --------
     pooltutor.quant.QuantChain.explain : the same story in words.
     """
-    if not isinstance(chain, quant.QuantChain):
-        raise PoolTutorTypeError(
-            f"chain has type {type(chain).__name__}: need a pooltutor.quant.QuantChain "
-            f"(from relu_max_pool_chain)"
-        )
+    view = _chain_view(chain, out_index)
     style.check_fig(fig)
-    two_d = chain.accumulators.ndim == 2
-    if out_index is None:
-        out_index = (0,) * chain.pooled.ndim
-    index = tuple(out_index) if isinstance(out_index, (tuple, list)) else (out_index,)
-    n, c, i, j = chain._locate(index)
-    pick = (lambda a: a) if two_d else (lambda a: a[n, c])
-    acc, codes, act, pooled = (pick(chain.accumulators), pick(chain.codes),
-                               pick(chain.activated), pick(chain.pooled))
-    if max(acc.shape) > 12:
-        raise PoolTutorError(
-            f"the chain's planes are {acc.shape}: plot_quant_chain writes every value, need at "
-            f"most 12 x 12"
-        )
+    acc, pooled = view.acc, view.pooled
     rows, cols = acc.shape
-    g = chain.geometry
-    r0, c0 = g.axes[0].window_starts[i], g.axes[1].window_starts[j]
-    window = tuple((r0 + a, c0 + b) for a in range(g.kernel[0]) for b in range(g.kernel[1]))
-    winner = tuple(int(v) for v in divmod(int(pick(chain.winners)[i, j]), cols))
-
     cell = min(0.8, 3.3 / max(rows, cols))
     width = 3 * (cols * cell + 0.5) + pooled.shape[1] * cell + 1.0
     figsize = (max(width, 12.0), max(rows * cell + 1.9, 3.8))
@@ -520,11 +1482,11 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
         kept = [fig.add_subplot(grid[0, k]) for k in range(4)]
         keep_axes(fig, kept)
     size = 12 if max(rows, cols) <= 4 else 10 if max(rows, cols) <= 8 else 8
-    axes = {}
-
-    ax = kept[0]
+    g = chain.geometry
     from .heatmaps import _grid, _index_labels
 
+    # 1. the accumulators: drawn once (the chain's other stages change in place)
+    ax = kept[0]
     a_lo, a_hi = style.shared_limits(acc)
     labels = style.TextCollection()
     _grid(ax, acc, vmin=a_lo, vmax=a_hi, annotate=False)
@@ -535,57 +1497,106 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     ax.set_ylim(rows - 0.5, -0.5)
     ax.set_xticks([])
     ax.set_yticks([])
+    ax.set_aspect("equal")
     for spine in ax.spines.values():
         spine.set_visible(False)
     _index_labels(ax, labels, range(rows), range(cols), size=9)
     _room_for_indices(ax)
-    labels.draw(ax)
+    _out_of_layout(*ax.images, labels.draw(ax))
     ax.set_title("1. accumulators (int32)", fontsize=11.5)
-    axes["accumulators"] = ax
+    parts = SimpleNamespace(acc=np.array(acc), dtype=chain.dtype, kernel=g.kernel,
+                            stride=g.stride, shapes=(chain.accumulators.shape, pooled.shape),
+                            two_d=view.two_d, fig=fig)
+    parts.acc_window = _window_marks(ax, len(view.window))
+    parts.axes = {"accumulators": ax}
+    # 2.-4. the code stages
+    for k, name in enumerate(("codes", "activated", "pooled"), start=1):
+        shape = pooled.shape if name == "pooled" else acc.shape
+        grid = _new_grid(kept[k], shape, size=size)
+        setattr(parts, name, grid)
+        parts.axes[name] = kept[k]
+    parts.codes.window = _window_marks(kept[1], len(view.window))
+    parts.activated.window = _window_marks(kept[2], len(view.window))
+    parts.activated.winner = _cell_mark(kept[2])
+    parts.raised = _raised_marks(kept[2], acc.shape)
+    parts.pooled.highlight = _cell_mark(kept[3], color=style.HIGHLIGHT_COLOR, gid="highlight")
+    kept[1].set_title(f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp",
+                      fontsize=10.5)
+    kept[2].set_title("\n", fontsize=10.5)
+    kept[3].set_title(f"4. max pool {g.kernel[0]}x{g.kernel[1]}\nstride {_pair(g.stride)}, "
+                      f"no padding", fontsize=11.5)
+    fig.suptitle("\n", fontsize=12.5)
+    parts.suptitle = fig._suptitle
+    return _fill_chain(parts, view)
 
-    vmin, vmax = style.shared_limits(codes, act, pooled)
+
+def _fill_chain(parts, view) -> QuantChainPlot:
+    chain = view.chain
+    i, j = view.cell
+    vmin, vmax = style.shared_limits(view.codes, view.act, view.pooled)
     real = chain.real
-    titles = {
-        "codes": f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp",
-        "activated": f"3. ReLU at the real zero\nmax(q, max(qmin, zp)) = max(q, "
-                     f"{chain.relu_floor})",
-    }
-    for k, (name, arr) in enumerate((("codes", codes), ("activated", act)), start=1):
-        ax = kept[k]
-        _code_grid(ax, arr, real(arr), vmin, vmax, chain.scale, size=size)
-        ax.set_title(titles[name], fontsize=10.5)
-        axes[name] = ax
-    raised = np.argwhere(codes < chain.relu_floor)
-    from matplotlib.patches import Rectangle
-
-    for r, cc in raised:
-        # inset and above the window outline, so that the window never hides the dashes
-        axes["activated"].add_patch(Rectangle(
-            (int(cc) - 0.36, int(r) - 0.36), 0.72, 0.72, fill=False,
-            edgecolor=style.RIGHT_COLOR, linewidth=2.2, linestyle=(0, (2.5, 1.5)),
-            gid="raised", zorder=6, path_effects=style.rim_effects(1.2)))
-    for name in ("accumulators", "codes", "activated"):
-        style.outline_cells(axes[name], window, linewidth=3)
-    _mark_winner(axes["activated"], winner)
-
-    ax = kept[3]
-    _code_grid(ax, pooled, real(pooled), vmin, vmax, chain.scale, size=size)
-    style.mark_cell(ax, (i, j), color=style.HIGHLIGHT_COLOR, gid="highlight")
-    ax.set_title(f"4. max pool {g.kernel[0]}x{g.kernel[1]}\nstride {_pair(g.stride)}, "
-                 f"no padding", fontsize=11.5)
-    axes["pooled"] = ax
-    for target in axes.values():
-        target.set_aspect("equal")
-        for artist in (*target.texts, *target.patches, *target.images):
-            artist.set_in_layout(False)
-
+    changed = {}
+    stages = (("codes", view.codes), ("activated", view.act), ("pooled", view.pooled))
+    _fill_grids([(getattr(parts, name), arr, real(arr)) for name, arr in stages], vmin, vmax,
+                chain.scale)
+    for name, _ in stages:
+        grid = getattr(parts, name)
+        changed[name] = [grid.image, grid.labels]
+    for patches, name in ((parts.acc_window, "accumulators"), (parts.codes.window, "codes"),
+                          (parts.activated.window, "activated")):
+        _move_cells(patches, view.window)
+        changed.setdefault(name, []).extend(patches)
+    act = parts.activated
+    act.winner.set_xy((view.winner[1] - 0.42, view.winner[0] - 0.42))
+    raised = [tuple(int(v) for v in rc) for rc in np.argwhere(view.codes < chain.relu_floor)]
+    shown = _show_raised(act.ax, parts.raised, raised)
+    act.ax.title.set_text(f"3. ReLU at the real zero\nmax(q, zp) = max(q, {chain.relu_floor})")
+    changed["activated"] += [act.winner, *shown]
+    parts.pooled.highlight.set_xy((j - 0.42, i - 0.42))
+    changed["pooled"].append(parts.pooled.highlight)
     scale = "s" if chain.scale is None else f"scale={chain.scale:g}"
-    plane = "" if two_d else f", plane n={n}, c={c}"
-    fig.suptitle(
+    n, c = view.plane
+    plane = "" if view.two_d else f", plane n={n}, c={c}"
+    parts.suptitle.set_text(
         f"Quantized chain: multiplier={chain.multiplier:g}, zero_point={chain.zero_point}, "
         f"dtype={chain.dtype!r}, rounding={chain.rounding!r} ({scale}){plane}\n"
-        f"pooled {index} = {int(pooled[i, j])}: window outlined, winner at {winner}"
-        + (f"; {len(raised)} code(s) raised to the zero point (green dashes)" if len(raised)
-           else ""),
-        fontsize=12.5)
-    return QuantChainPlot(fig, MappingProxyType(axes), index, window, winner)
+        f"pooled {view.index} = {int(view.pooled[i, j])}: window outlined, winner at "
+        f"{view.winner}" + (f"; {len(raised)} code(s) raised to the zero point (green corners)"
+                            if raised else ""))
+    dynamic = []
+    for name in ("accumulators", "codes", "activated", "pooled"):
+        dynamic += _zordered(changed[name])
+    dynamic += [act.ax.title, parts.suptitle]
+    axes = MappingProxyType(dict(parts.axes))
+    return QuantChainPlot(parts.fig, axes, view.index, view.window, view.winner,
+                          tuple(dynamic), parts)
+
+
+def update_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
+    """Redraw a :func:`plot_quant_chain` plot in place for another chain of the same
+    accumulators (another multiplier, zero point, rounding or scale) or pooled code.
+
+    The accumulators, the dtype and the pool stay those of ``plot`` (draw it again with
+    :func:`plot_quant_chain` to change them).  Nothing is changed when a value is refused.
+    Returns the new :class:`QuantChainPlot`, on the same Axes; its ``dynamic`` artists are
+    the ones that changed.
+
+    >>> from pooltutor.quant import relu_max_pool_chain
+    >>> p = plot_quant_chain(relu_max_pool_chain([[-2, 4], [6, -8]], 0.5, 0))
+    >>> q = update_quant_chain(p, relu_max_pool_chain([[-2, 4], [6, -8]], 0.5, 0), (0, 0))
+    >>> q.axes["codes"] is p.axes["codes"], q.winner
+    (True, (1, 0))
+    """
+    parts = getattr(plot, "_parts", None)
+    if not isinstance(plot, QuantChainPlot) or parts is None:
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need the "
+                                 f"QuantChainPlot of plot_quant_chain")
+    view = _chain_view(chain, out_index)
+    same = (chain.dtype == parts.dtype and chain.geometry.kernel == parts.kernel
+            and chain.geometry.stride == parts.stride
+            and (chain.accumulators.shape, view.pooled.shape) == parts.shapes
+            and np.array_equal(view.acc, parts.acc))
+    if not same:
+        raise PoolTutorError("chain: its accumulators, dtype or pool differ from the plotted "
+                             "ones: draw it again with plot_quant_chain")
+    return _fill_chain(parts, view)
