@@ -24,7 +24,6 @@ from pooltutor.viz.adaptive import (  # noqa: E402
 )
 from pooltutor.viz.adaptive_explorer import (  # noqa: E402
     AdaptiveBinsExplorer,
-    RowDiffPngEncoder,
     pi_digits,
 )
 from pooltutor.viz.explorer import BandPngEncoder, figure_png, new_figure  # noqa: E402
@@ -192,19 +191,3 @@ def test_explorer_out_index_is_checked():
         AdaptiveBinsExplorer(output_size=4, out_index=-1, dpi=DPI)
     with pytest.raises(TypeError, match="out_index=1.5"):
         AdaptiveBinsExplorer(output_size=4, out_index=1.5, dpi=DPI)
-
-
-def test_row_diff_encoder_writes_the_band_encoders_bytes():
-    rng = np.random.default_rng(6)
-    fast, ref = RowDiffPngEncoder(band_rows=8), BandPngEncoder(band_rows=8)
-    img = rng.integers(0, 3, size=(45, 13, 4), dtype=np.uint8)
-    for step in range(8):
-        if step == 5:                                        # another size: all bands anew
-            img = rng.integers(0, 3, size=(20, 9, 4), dtype=np.uint8)
-        elif step:
-            r = rng.integers(0, img.shape[0])
-            img[r, rng.integers(0, img.shape[1]), rng.integers(0, 3)] += 1
-        assert fast.encode(img) == ref.encode(img)
-        assert fast.reused == ref.reused
-    view = memoryview(np.ascontiguousarray(img))             # a canvas gives a memoryview
-    assert fast.encode(view) == ref.encode(img)

@@ -20,7 +20,7 @@ from pooltutor.errors import PoolTutorError  # noqa: E402
 from pooltutor.pooling import max_pool  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
 from pooltutor.viz.explorer import BandPngEncoder, figure_png  # noqa: E402
-from pooltutor.viz.index_explorer import IndexLayoutExplorer, _ChannelBandEncoder  # noqa: E402
+from pooltutor.viz.index_explorer import IndexLayoutExplorer  # noqa: E402
 from pooltutor.viz.indices import (  # noqa: E402
     _Glyphs,
     move_index_layouts,
@@ -177,17 +177,6 @@ def test_composed_lines_are_textpath_outlines(weight):
         assert np.allclose(box, (*np.sort(verts[:, 0])[[0, -1]], *np.sort(verts[:, 1])[[0, -1]]))
         # one placed glyph per character with ink (fewer where a ligature joins two)
         assert 0 < len(glyphs) <= len(s.replace(" ", ""))
-
-
-def test_channel_encoder_writes_the_band_encoders_bytes():
-    rng = np.random.default_rng(7)
-    frames = [rng.integers(0, 256, (37, 11, 4), dtype=np.uint8)]
-    frames.append(frames[0].copy())
-    frames[1][20:25, 3] = 9
-    fast, ref = _ChannelBandEncoder(band_rows=8), BandPngEncoder(band_rows=8)
-    for frame in frames:
-        assert fast.encode(frame) == ref.encode(frame)
-        assert fast.reused == ref.reused
 
 
 def test_move_index_layouts_with_another_pooling():

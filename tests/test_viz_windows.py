@@ -21,7 +21,14 @@ from pooltutor.indexing import to_plane
 from pooltutor.padding_modes import output_geometry
 from pooltutor.pooling import avg_pool, max_pool
 from pooltutor.viz import style
-from pooltutor.viz.explorer import Explorer, figure_png, frames_widget, new_figure, rgba_png
+from pooltutor.viz.explorer import (
+    BandPngEncoder,
+    Explorer,
+    figure_png,
+    frames_widget,
+    new_figure,
+    rgba_png,
+)
 from pooltutor.viz.heatmaps import (
     axis_extent,
     format_params,
@@ -399,6 +406,32 @@ def test_png_helpers_and_frames_widget():
         frames_widget([])
     with pytest.raises(ValueError, match="labels has 1 entries"):
         frames_widget([png, png], ["a"])
+
+
+def test_band_encoder_reuses_unchanged_bands_and_decodes_to_the_canvas():
+    """Every PNG of a run of small edits equals a fresh encoder's bytes (all bands anew) and
+    decodes (Pillow) to the RGB of the buffer; only the edited bands are redone."""
+    import io
+
+    from PIL import Image
+
+    rng = np.random.default_rng(6)
+    enc = BandPngEncoder(band_rows=8)
+    img = rng.integers(0, 256, size=(45, 13, 4), dtype=np.uint8)
+    for step in range(10):
+        if step == 6:                                        # another size: all bands anew
+            img = rng.integers(0, 3, size=(20, 9, 4), dtype=np.uint8)
+        elif step:
+            r = int(rng.integers(0, img.shape[0]))
+            img[r, rng.integers(0, img.shape[1]), rng.integers(0, 3)] += 1
+        png = enc.encode(memoryview(img) if step % 2 else img)   # a canvas gives a memoryview
+        assert png == BandPngEncoder(band_rows=8).encode(img)
+        bands = -(-img.shape[0] // 8)
+        assert enc.reused == (0 if step in (0, 6) else bands - 1)
+        decoded = np.asarray(Image.open(io.BytesIO(png)))
+        assert decoded.shape == img.shape[:2] + (3,) and (decoded == img[..., :3]).all()
+    with pytest.raises(ValueError, match=r"rgba has shape \(2, 3\) and dtype uint8"):
+        enc.encode(np.zeros((2, 3), dtype=np.uint8))
 
 
 # ----------------------------------------------------------------------------- WindowStepper

@@ -11,7 +11,7 @@ is the kernel-free form: one frame per output cell.
 Another output cell (1-D or 2-D) only moves the cell's marks and retitles
 (:func:`~pooltutor.viz.adaptive.move_adaptive_bins`), blitted over the cached
 rest of the figure, and the PNG is encoded band by band, only the changed
-bands anew (:class:`RowDiffPngEncoder`); the picture is that of a full draw.
+bands anew (:class:`~pooltutor.viz.explorer.BandPngEncoder`); the picture is that of a full draw.
 
 >>> e = AdaptiveBinsExplorer(input_size=7, output_size=4, dpi=30)     # TV25
 >>> e.state["bin"], e.state["output"]
@@ -26,9 +26,7 @@ bands anew (:class:`RowDiffPngEncoder`); the picture is that of a full draw.
 
 from __future__ import annotations
 
-import struct
 import warnings
-import zlib
 from typing import Any
 
 import numpy as np
@@ -48,7 +46,7 @@ from .adaptive import (
     move_adaptive_bins,
     plot_adaptive_bins,
 )
-from .explorer import BandPngEncoder, Explorer, FramesWidget, _png, frames_widget
+from .explorer import Explorer, FramesWidget, frames_widget
 
 __all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "pi_digits"]
 
@@ -78,88 +76,6 @@ def pi_digits(count: int) -> np.ndarray:
             q, r, t, k, n, m = (q * k, (2 * q + r) * m, t * m, k + 1,
                                 (q * (7 * k + 2) + r * m) // (t * m), m + 2)
     return np.array(digits, dtype=float)
-
-
-def _adler32_combine(adler1: int, adler2: int, len2: int) -> int:
-    """The Adler-32 of ``a + b`` from those of ``a`` and ``b`` (zlib's ``adler32_combine``).
-
-    >>> import zlib
-    >>> _adler32_combine(zlib.adler32(b"pool"), zlib.adler32(b"tutor"), 5) == zlib.adler32(
-    ...     b"pooltutor")
-    True
-    """
-    base = 65521
-    rem = len2 % base
-    sum1 = adler1 & 0xFFFF
-    sum2 = (rem * sum1) % base
-    sum1 = (sum1 + (adler2 & 0xFFFF) + base - 1) % base
-    sum2 = (sum2 + (adler1 >> 16) + (adler2 >> 16) + base - rem) % base
-    return sum1 | (sum2 << 16)
-
-
-class RowDiffPngEncoder(BandPngEncoder):
-    """:class:`~pooltutor.viz.explorer.BandPngEncoder`, byte for byte, doing less per call:
-    the changed bands are found by comparing the RGBA rows with those of the last call (no
-    copy of the unchanged ones), only they are converted to PNG rows (one strided copy per
-    colour channel, several times faster than one RGBA -> RGB copy) and compressed, and the
-    checksum is combined from the bands' own.  A blitted step of a large figure changes a
-    few bands: their work is all that is left.
-
-    >>> enc, ref = RowDiffPngEncoder(band_rows=2), BandPngEncoder(band_rows=2)
-    >>> img = np.zeros((5, 3, 4), dtype=np.uint8)
-    >>> enc.encode(img) == ref.encode(img)
-    True
-    >>> img[4, 1, :3] = 200
-    >>> enc.encode(img) == ref.encode(img), enc.reused
-    (True, 2)
-    """
-
-    def __init__(self, compress_level: int = 1, band_rows: int = 16):
-        super().__init__(compress_level, band_rows)
-        self._last = None
-
-    def _band(self, arr, start) -> tuple[bytes, int, int]:
-        rows = arr[start:start + self.band_rows]
-        n, w = rows.shape[:2]
-        raw = np.zeros((n, 1 + 3 * w), dtype=np.uint8)    # filter type "None" for every row
-        flat = rows.reshape(n, 4 * w)
-        for c in range(3):
-            raw[:, 1 + c::3] = flat[:, c::4]
-        data = raw.tobytes()
-        comp = zlib.compressobj(self.compress_level, zlib.DEFLATED, -15)
-        return (comp.compress(data) + comp.flush(zlib.Z_FULL_FLUSH), zlib.adler32(data),
-                len(data))
-
-    def encode(self, rgba) -> bytes:
-        arr = np.ascontiguousarray(rgba)
-        h, w = arr.shape[:2]
-        if self._shape != (h, w) or self._last is None or arr.shape[2:] != (4,):
-            self._bands, self._shape, self._last = {}, (h, w), None
-        starts = range(0, h, self.band_rows)
-        if self._last is None:
-            changed = [True] * len(starts)
-        else:
-            rows = (arr.reshape(h, 4 * w).view(np.uint32)
-                    != self._last.reshape(h, 4 * w).view(np.uint32)).any(axis=1)
-            changed = [bool(rows[s:s + self.band_rows].any()) for s in starts]
-        parts, adler, self.reused = [], 1, 0
-        for start, new in zip(starts, changed, strict=True):
-            if new or start not in self._bands:
-                self._bands[start] = self._band(arr, start)
-            else:
-                self.reused += 1
-            packed, band_adler, length = self._bands[start]
-            parts.append(packed)
-            adler = _adler32_combine(adler, band_adler, length)
-        if self._last is None:
-            self._last = arr.copy()
-        else:
-            for start, new in zip(starts, changed, strict=True):
-                if new:
-                    self._last[start:start + self.band_rows] = arr[start:start + self.band_rows]
-        # zlib header (deflate, 32K window), the bands, a final empty block, the checksum
-        stream = b"\x78\x01" + b"".join(parts) + b"\x03\x00" + struct.pack(">I", adler)
-        return _png(w, h, stream)
 
 
 class AdaptiveBinsExplorer(Explorer):
@@ -260,7 +176,6 @@ class AdaptiveBinsExplorer(Explorer):
             controls=[[self.ndim, self.op, self.show_fixed],
                       list(self.in_size), list(self.out_size), list(self.cell)],
             figsize=(8, 5), dpi=dpi)
-        self._encoder = RowDiffPngEncoder()
         self.watch(self.ndim, *self.in_size, *self.out_size, *self.cell, self.op,
                    self.show_fixed)
         self._sync_bounds()

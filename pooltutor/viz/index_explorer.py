@@ -22,8 +22,6 @@ is the kernel-free form for exported slides: one frame per output cell.
 
 from __future__ import annotations
 
-import struct
-import zlib
 from typing import Any
 
 import numpy as np
@@ -32,7 +30,7 @@ from ..errors import PoolTutorError, check_choice, check_int, check_tensor
 from ..geometry import pool_geometry
 from ..indexing import INDEX_LAYOUTS
 from ..pooling import max_pool
-from .explorer import BandPngEncoder, Explorer, FramesWidget, _png, frames_widget
+from .explorer import Explorer, FramesWidget, frames_widget
 from .indices import (
     LAYOUT_USERS,
     MAX_ELEMENTS,
@@ -49,42 +47,6 @@ TV22_INPUT = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
                        [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
 
 _AXIS_NAMES = {1: ("w",), 2: ("h", "w"), 3: ("d", "h", "w")}
-
-
-class _ChannelBandEncoder(BandPngEncoder):
-    """:class:`~pooltutor.viz.explorer.BandPngEncoder`, byte for byte, with the RGB rows
-    filled one channel at a time: three simple strided copies cost ~0.3 ms on this
-    figure, the one ``(h, w, 3)`` copy ~2 ms (a candidate for explorer.py).
-
-    >>> img = np.arange(5 * 3 * 4, dtype=np.uint8).reshape(5, 3, 4)
-    >>> _ChannelBandEncoder(band_rows=2).encode(img) == BandPngEncoder(band_rows=2).encode(img)
-    True
-    """
-
-    def encode(self, rgba) -> bytes:
-        arr = np.asarray(rgba)
-        h, w = arr.shape[:2]
-        raw = np.empty((h, 1 + 3 * w), dtype=np.uint8)
-        raw[:, 0] = 0                                 # filter type "None" for every row
-        for channel in range(3):
-            raw[:, 1 + channel::3] = arr[..., channel]
-        if self._shape != (h, w):
-            self._bands, self._shape = {}, (h, w)
-        parts, self.reused = [], 0
-        for start in range(0, h, self.band_rows):
-            data = raw[start:start + self.band_rows].tobytes()
-            kept = self._bands.get(start)
-            if kept is not None and kept[0] == data:
-                parts.append(kept[1])
-                self.reused += 1
-                continue
-            comp = zlib.compressobj(self.compress_level, zlib.DEFLATED, -15)
-            packed = comp.compress(data) + comp.flush(zlib.Z_FULL_FLUSH)
-            self._bands[start] = (data, packed)
-            parts.append(packed)
-        stream = (b"\x78\x01" + b"".join(parts) + b"\x03\x00"
-                  + struct.pack(">I", zlib.adler32(raw) & 0xFFFFFFFF))
-        return _png(w, h, stream)
 
 
 def _slide_size(figsize, limit=(9.5, 6.2)):
@@ -174,7 +136,6 @@ class IndexLayoutExplorer(Explorer):
             controls=[[self.n, self.c, *self.out],
                       [self.kernel, self.stride, self.padding, self.pad_taps]],
             figsize=_slide_size(index_layouts_figsize(x.shape, table=False)), dpi=dpi)
-        self._encoder = _ChannelBandEncoder()
         self.watch(self.n, self.c, self.kernel, self.stride, self.padding, self.pad_taps,
                    *self.out)
         self._sync_bounds()

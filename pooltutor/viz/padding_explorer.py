@@ -29,7 +29,6 @@ from typing import Any
 from ..errors import PoolTutorError, check_choice, check_int
 from .explorer import Explorer, FramesWidget, frames_widget
 from .padding_modes import TENSORRT_MODES, plot_padding_modes
-from .window_stepper import ChannelPngEncoder
 
 __all__ = ["PaddingModeExplorer", "MODE_SETS", "PRESETS", "padding_mode_frames"]
 
@@ -113,7 +112,6 @@ class PaddingModeExplorer(Explorer):
                                    [self.pre_padding, self.post_padding, self.dilation],
                                    [self.mode_set, self.explain_mode]],
                          figsize=figsize, dpi=dpi)
-        self._encoder = ChannelPngEncoder()
         self.plot = None
         self._syncing = False
         self.mode_set.observe(self._on_mode_set, names="value")
