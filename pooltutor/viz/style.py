@@ -298,6 +298,7 @@ class _GlyphRenderer:
         height = self._renderer.get_canvas_width_height()[1]
         transform = (Affine2D().scale(self._renderer.points_to_pixels(1.0)).rotate_deg(angle)
                      .translate(x, height - y if self._renderer.flipy() else y))
+        gc.set_linewidth(0.0)               # filled only, as matplotlib's own text-as-path
         self._renderer.draw_path(gc, path, transform, rgbFace=gc.get_rgb())
 
 
