@@ -286,7 +286,7 @@ def test_the_texts_are_filled_glyphs_like_matplotlibs():
     box = title.get_window_extent(renderer)        # matplotlib's own layout of the title
     assert len(lines) == 2 and lines[-1][2] == pytest.approx(0.0)      # va="baseline"
     assert box.y0 < y < box.y0 + 0.5 * box.height < y + lines[0][2] < box.y1
-    for (verts, _), dx, _dy in lines:              # each line centred on the anchor
-        ink = verts[:, 0] * renderer.points_to_pixels(1.0)
+    for path, dx, _dy in lines:                    # each line centred on the anchor
+        ink = path.vertices[:, 0] * renderer.points_to_pixels(1.0)
         assert abs(x + dx + (ink.min() + ink.max()) / 2 - (box.x0 + box.x1) / 2) < 1.5
     assert style.texts_of(e.relu_plot.grid_axes["wrong"], "value")

@@ -170,43 +170,48 @@ class _GlyphFont:
         ft.set_size(self.SCALE, 72)
         return ft
 
+    def _load(self, ch):
+        """Read the glyph of ``ch`` (None when the font lacks it)."""
+        from matplotlib.ft2font import LoadFlags
+
+        ft = self._ft()
+        index = ft.get_char_index(ord(ch))
+        if index == 0:
+            return None
+        loaded = ft.load_glyph(index, flags=LoadFlags.NO_HINTING)
+        v, c = ft.get_path()
+        glyph = self.glyphs[ch] = (np.asarray(v, dtype=float).reshape(-1, 2),
+                                   np.asarray(c, dtype=np.uint8),
+                                   loaded.linearHoriAdvance / 65536, index)
+        return glyph
+
+    def _kern(self, pair):
+        from matplotlib.ft2font import Kerning
+
+        kern = self.kerning[pair] = self._ft().get_kerning(*pair, Kerning.DEFAULT) / 64
+        return kern
+
     def run(self, text):
         """``(vertices at 100 pt, codes)`` of ``text`` from the pen at (0, 0) on the
         baseline, or None when the font lacks one of its characters."""
-        from matplotlib.ft2font import Kerning, LoadFlags
-
-        ft, x, prev = None, 0.0, None
-        verts, codes, xs = [], [], []
-        for ch in text:
-            glyph = self.glyphs.get(ch)
-            if glyph is None:
-                ft = ft or self._ft()
-                index = ft.get_char_index(ord(ch))
-                if index == 0:
-                    return None
-                loaded = ft.load_glyph(index, flags=LoadFlags.NO_HINTING)
-                v, c = ft.get_path()
-                glyph = self.glyphs[ch] = (np.asarray(v, dtype=float).reshape(-1, 2),
-                                           np.asarray(c, dtype=np.uint8),
-                                           loaded.linearHoriAdvance / 65536, index)
-            if prev is not None:
-                kern = self.kerning.get((prev, glyph[3]))
-                if kern is None:
-                    ft = ft or self._ft()
-                    kern = self.kerning[prev, glyph[3]] = ft.get_kerning(
-                        prev, glyph[3], Kerning.DEFAULT) / 64
-                x += kern
-            if len(glyph[0]):
-                verts.append(glyph[0])
-                codes.append(glyph[1])
-                xs.append(x)
-            x += glyph[2]
-            prev = glyph[3]
-        if not verts:
+        get = self.glyphs.get
+        glyphs = [get(ch) or self._load(ch) for ch in text]
+        if not glyphs or None in glyphs:
+            return None if glyphs else (np.empty((0, 2)), np.empty(0, dtype=np.uint8))
+        kern = self.kerning.get
+        index = [g[3] for g in glyphs]
+        pairs = list(zip(index[:-1], index[1:], strict=True))
+        steps = [0.0] + [k if k is not None else self._kern(pair)
+                         for pair, k in zip(pairs, map(kern, pairs), strict=True)]
+        # pen position of each glyph: the advances before it and the kerning with the last
+        x = np.cumsum(np.array(steps) + np.array([0.0] + [g[2] for g in glyphs[:-1]]))
+        inked = [k for k, g in enumerate(glyphs) if len(g[0])]
+        if not inked:
             return np.empty((0, 2)), np.empty(0, dtype=np.uint8)
+        verts = [glyphs[k][0] for k in inked]
         out = np.concatenate(verts)
-        out[:, 0] += np.repeat(xs, [len(v) for v in verts])
-        return out, np.concatenate(codes)
+        out[:, 0] += np.repeat(x[inked], [len(v) for v in verts])
+        return out, np.concatenate([glyphs[k][1] for k in inked])
 
     def metrics(self, size, dpi):
         """``(min ascent, min descent, line gap)`` in pixels, as ``Text`` lays out lines."""
@@ -345,12 +350,13 @@ def _flat_text_class():
             if off_y is None:               # center_baseline: as Text does it
                 first_a = -ys[0]
                 off_y = y_min - y_min - first_a / 2 if baseline is None else -baseline / 2
-            return [((v * (size / _GlyphFont.SCALE), c), x - off_x, y - off_y)
-                    for (v, c), x, y in zip(runs, xs, ys, strict=True)]
+            return [(Path(v * (size / _GlyphFont.SCALE), c if len(c) else None), x - off_x,
+                     y - off_y) for (v, c), x, y in zip(runs, xs, ys, strict=True)]
 
         def placed_lines(self, renderer):
-            """``(lines, x, y)``: the outline of each line (points) with its pen position in
-            pixels from the anchor ``(x, y)`` (pixels); None when ``Text.draw`` must draw it
+            """``(lines, x, y)``: the outline of each line (a ``Path`` in points) with its pen
+            position in pixels from the anchor ``(x, y)`` (pixels); None when ``Text.draw``
+            must draw it
             (rotated, mathtext, a box, a glyph the font lacks)."""
             text = self.get_text()
             if not self._plain(text):
@@ -399,9 +405,9 @@ def _flat_text_class():
             gc.set_linewidth(0.0)
             self._set_gc_clip(gc)
             scale = renderer.points_to_pixels(1.0)
-            for (verts, codes), x, y in lines:
-                if len(verts):
-                    renderer.draw_path(gc, Path(verts, codes),
+            for path, x, y in lines:
+                if len(path.vertices):
+                    renderer.draw_path(gc, path,
                                        Affine2D().scale(scale).translate(posx + x, posy + y),
                                        rgbFace=gc.get_rgb())
             gc.restore()
@@ -497,11 +503,10 @@ def _outline_stand_in(patches):
 def _text_stand_in(texts):
     """One artist filling the glyphs of ``texts`` (text collections and plain flat texts,
     none of them clipped, in any Axes) in one ``draw_path_collection`` call: every glyph run
-    in points, placed at its pixel offset (the same outlines and colours as each text's own
-    draw, without a draw's overhead per text)."""
+    in points, placed at its pixel offset, in its colour (the texts' own outlines and
+    colours, without a draw's overhead per text)."""
     from matplotlib.artist import Artist
     from matplotlib.colors import to_rgba
-    from matplotlib.path import Path
     from matplotlib.transforms import Affine2D, IdentityTransform
 
     class TextsStandIn(Artist):
@@ -522,9 +527,9 @@ def _text_stand_in(texts):
                         continue
                     lines, x0, y0 = placed
                     rgba = to_rgba(text.get_color(), text.get_alpha())
-                    for (verts, codes), x, y in lines:
-                        if len(verts):
-                            paths.append(Path(verts, codes))
+                    for path, x, y in lines:
+                        if len(path.vertices):
+                            paths.append(path)
                             offsets.append((x0 + x, y0 + y))
                             colors.append(rgba)
                     continue
@@ -785,22 +790,36 @@ def _new_grid(ax, shape, size=12, *, indices=True, gid="cell-labels"):
 
 def _fill_grids(filled, vmin, vmax, scale) -> None:
     """Show codes in panels of :func:`_new_grid`: ``filled`` is a list of ``(grid, codes,
-    reals)``; colours on one scale and, in every cell, the code and its real value."""
+    reals)``; colours on one scale and, in every cell, the code (bold, gid ``"value"``) and
+    its real value (gid ``"real"``), black or white as the cell's colour needs."""
     arrays = [np.asarray(codes) for _, codes, _ in filled]
-    colors = style.cell_text_colors(np.concatenate([a.ravel() for a in arrays]), vmin, vmax)
+    white = style.cell_text_colors(np.concatenate([a.ravel() for a in arrays]), vmin,
+                                   vmax) == "white"
     start = 0
     for (grid, _, reals), codes in zip(filled, arrays, strict=True):
         grid.image.set_data(codes.astype(float))      # integer codes: nothing to mask
         grid.image.set_clim(vmin, vmax)
-        labels = style.TextCollection()
-        size = grid.size
-        for k, ((i, j), code) in enumerate(np.ndenumerate(codes)):
-            color = str(colors[start + k])
-            labels.add(j, i - 0.1, str(int(code)), size, color, gid="value", bold=True)
-            labels.add(j, i + 0.26, "real " + _real_text(reals[i, j], scale), size - 4, color,
-                       gid="real")
-        start += codes.size
-        _set_texts(grid.labels, labels)
+        n, cols = codes.size, codes.shape[1]
+        big, small = round(float(grid.size), 1), round(float(grid.size - 4), 1)
+        items, keys = [], []
+        shade = white[start:start + n].tolist()
+        for k, (code, real) in enumerate(zip(codes.ravel().tolist(), reals.ravel().tolist(),
+                                             strict=True)):
+            i, j = divmod(k, cols)
+            color = "white" if shade[k] else "black"
+            code_text, real_text = str(int(code)), "real " + _real_text(real, scale)
+            items += [style.CellText(code_text, j, i - 0.1, big, color, True, "value"),
+                      style.CellText(real_text, j, i + 0.26, small, color, False, "real")]
+            keys += [(code_text, big, "center", 0.0, 0.0, True),
+                     (real_text, small, "center", 0.0, 0.0, False)]
+        rgba = np.repeat(np.where(white[start:start + n], 1.0, 0.0), 2)
+        start += n
+        coll = grid.labels
+        coll.set_paths([_glyph_path(key) for key in keys])
+        if len(coll.get_offsets()) != 2 * n:           # the cells' places: set once
+            coll.set_offsets([(t.x, t.y) for t in items])
+        coll.set_facecolor(np.column_stack([rgba, rgba, rgba, np.ones(2 * n)]))
+        coll.pooltutor_texts = tuple(items)
 
 
 def _window_marks(ax, count):
