@@ -788,6 +788,22 @@ def _new_grid(ax, shape, size=12, *, indices=True, gid="cell-labels"):
     return SimpleNamespace(ax=ax, image=image, labels=labels, shape=tuple(shape), size=size)
 
 
+#: the width (points) a cell's texts may take in an n x n grid: 0.95 of the cells of the
+#: explorer's panels (about 120 / n points wide), whatever the layout makes of them later
+_CELL_TEXT_WIDTH = 0.95 * 120.0
+
+
+def _fitted_size(texts, size, shape, *, bold=False) -> float:
+    """``size``, or smaller (in half points, at least 6) so that the widest of ``texts``
+    fits a cell of a grid of ``shape``: a 4-digit code or a 2-decimal real value stays
+    inside its cell instead of running into the next."""
+    budget = _CELL_TEXT_WIDTH / max(shape)
+    widest = max((_text_width(t, size, bold) for t in texts), default=0.0)
+    if widest <= budget:
+        return round(float(size), 1)
+    return max(6.0, np.floor(2 * size * budget / widest) / 2)
+
+
 def _fill_grids(filled, vmin, vmax, scale) -> None:
     """Show codes in panels of :func:`_new_grid`: ``filled`` is a list of ``(grid, codes,
     reals)``; colours on one scale and, in every cell, the code (bold, gid ``"value"``) and
@@ -800,14 +816,15 @@ def _fill_grids(filled, vmin, vmax, scale) -> None:
         grid.image.set_data(codes.astype(float))      # integer codes: nothing to mask
         grid.image.set_clim(vmin, vmax)
         n, cols = codes.size, codes.shape[1]
-        big, small = round(float(grid.size), 1), round(float(grid.size - 4), 1)
+        code_texts = [str(int(code)) for code in codes.ravel().tolist()]
+        real_texts = ["real " + _real_text(real, scale) for real in reals.ravel().tolist()]
+        big = _fitted_size(code_texts, grid.size, codes.shape, bold=True)
+        small = _fitted_size(real_texts, grid.size - 4, codes.shape)
         items, keys = [], []
         shade = white[start:start + n].tolist()
-        for k, (code, real) in enumerate(zip(codes.ravel().tolist(), reals.ravel().tolist(),
-                                             strict=True)):
+        for k, (code_text, real_text) in enumerate(zip(code_texts, real_texts, strict=True)):
             i, j = divmod(k, cols)
             color = "white" if shade[k] else "black"
-            code_text, real_text = str(int(code)), "real " + _real_text(real, scale)
             items += [style.CellText(code_text, j, i - 0.1, big, color, True, "value"),
                       style.CellText(real_text, j, i + 0.26, small, color, False, "real")]
             keys += [(code_text, big, "center", 0.0, 0.0, True),
