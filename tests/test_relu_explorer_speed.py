@@ -265,9 +265,9 @@ def test_update_zero_point_relu_refuses_bad_values_and_changes_nothing():
 def test_update_quant_chain_refuses_another_structure():
     acc = [[-2, 4], [6, -8]]
     p = plot_quant_chain(relu_max_pool_chain(acc, 0.5, 0), fig=static_figure((12, 3.8), 20))
-    with pytest.raises(ValueError, match="accumulators, dtype or pool differ"):
+    with pytest.raises(ValueError, match="accumulators .the plane drawn., dtype or pool differ"):
         update_quant_chain(p, relu_max_pool_chain([[1, 2], [3, 4]], 0.5, 0))
-    with pytest.raises(ValueError, match="accumulators, dtype or pool differ"):
+    with pytest.raises(ValueError, match="accumulators .the plane drawn., dtype or pool differ"):
         update_quant_chain(p, relu_max_pool_chain(acc, 0.5, 0, dtype="uint8"))
     with pytest.raises(TypeError, match="chain has type"):
         update_quant_chain(p, acc)

@@ -1610,12 +1610,13 @@ def _fill_chain(parts, view) -> QuantChainPlot:
 
 def update_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
     """Redraw a :func:`plot_quant_chain` plot in place for another chain of the same
-    accumulators (another multiplier, zero point, rounding or scale) or pooled code.
+    accumulators (another multiplier, zero point, rounding or scale) or another pooled code
+    of the plane drawn.
 
-    The accumulators, the dtype and the pool stay those of ``plot`` (draw it again with
-    :func:`plot_quant_chain` to change them).  Nothing is changed when a value is refused.
-    Returns the new :class:`QuantChainPlot`, on the same Axes; its ``dynamic`` artists are
-    the ones that changed.
+    The accumulators (for a 4-D chain: the plane drawn), the dtype and the pool stay those
+    of ``plot`` (draw it again with :func:`plot_quant_chain` to change them).  Nothing is
+    changed when a value is refused.  Returns the new :class:`QuantChainPlot`, on the same
+    Axes; its ``dynamic`` artists are the ones that changed.
 
     >>> from pooltutor.quant import relu_max_pool_chain
     >>> p = plot_quant_chain(relu_max_pool_chain([[-2, 4], [6, -8]], 0.5, 0))
@@ -1633,6 +1634,6 @@ def update_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
             and (chain.accumulators.shape, view.pooled.shape) == parts.shapes
             and np.array_equal(view.acc, parts.acc))
     if not same:
-        raise PoolTutorError("chain: its accumulators, dtype or pool differ from the plotted "
-                             "ones: draw it again with plot_quant_chain")
+        raise PoolTutorError("chain: its accumulators (the plane drawn), dtype or pool differ "
+                             "from the plotted ones: draw it again with plot_quant_chain")
     return _fill_chain(parts, view)
