@@ -30,7 +30,7 @@ import numpy as np
 from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..geometry import pool_geometry
-from .explorer import BandPngEncoder, Explorer, FramesWidget, _png, frames_widget
+from .explorer import Explorer, FramesWidget, frames_widget
 from .zero_point import (
     _blit_list,
     _flat_texts,
@@ -53,49 +53,6 @@ PRESETS = MappingProxyType({
 })
 
 DTYPES = ("uint8", "int8")
-
-
-class _ChannelCopyPngEncoder(BandPngEncoder):
-    """:class:`~pooltutor.viz.explorer.BandPngEncoder` with a faster RGBA -> RGB copy: three
-    strided copies, one per channel, instead of one copy of ``(h, w, 3)`` views (~0.4 ms
-    instead of ~3 ms for this explorer's 760x496 pixels, every band of which a zero point
-    change redraws).  The same PNG bytes (doctest)."""
-
-    def encode(self, rgba) -> bytes:
-        """
-        >>> import zlib
-        >>> img = np.random.default_rng(1).integers(0, 256, (40, 7, 4), dtype=np.uint8)
-        >>> a, b = BandPngEncoder(band_rows=8), _ChannelCopyPngEncoder(band_rows=8)
-        >>> a.encode(img) == b.encode(img), a.encode(img[::-1]) == b.encode(img[::-1])
-        (True, True)
-        """
-        import struct
-        import zlib
-
-        arr = np.asarray(rgba)
-        h, w = arr.shape[:2]
-        raw = np.empty((h, 1 + 3 * w), dtype=np.uint8)
-        raw[:, 0] = 0                                 # filter type "None" for every row
-        flat = arr.reshape(h, 4 * w)
-        for channel in range(3):
-            raw[:, 1 + channel::3] = flat[:, channel::4]
-        if self._shape != (h, w):
-            self._bands, self._shape = {}, (h, w)
-        parts, self.reused = [], 0
-        for start in range(0, h, self.band_rows):
-            data = raw[start:start + self.band_rows].tobytes()
-            kept = self._bands.get(start)
-            if kept is not None and kept[0] == data:
-                parts.append(kept[1])
-                self.reused += 1
-                continue
-            comp = zlib.compressobj(self.compress_level, zlib.DEFLATED, -15)
-            packed = comp.compress(data) + comp.flush(zlib.Z_FULL_FLUSH)
-            self._bands[start] = (data, packed)
-            parts.append(packed)
-        stream = (b"\x78\x01" + b"".join(parts) + b"\x03\x00"
-                  + struct.pack(">I", zlib.adler32(raw) & 0xFFFFFFFF))
-        return _png(w, h, stream)
 
 
 class ZeroPointReluExplorer(Explorer):
@@ -194,7 +151,6 @@ class ZeroPointReluExplorer(Explorer):
         # top: the right chain (codes, ReLU at the zero point, pool); bottom: the transfer
         # plot and only what differs, the wrong ReLU and its pool
         self._top, self._bottom = self.figure.subfigures(2, 1, height_ratios=[1.0, 1.08])
-        self._encoder = _ChannelCopyPngEncoder()
         self.watch(self.preset, self.multiplier, self.rounding, self.dtype, self.zero_point,
                    self.scale, self.kernel, self.stride, *self.cell)
         self._sync_bounds()
