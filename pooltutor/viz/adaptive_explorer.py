@@ -290,8 +290,7 @@ class AdaptiveBinsExplorer(Explorer):
             if self._frozen_layout is None or inputs == self._laid_out:
                 return                          # kept Axes, laid out for the same inputs
             engine = self._frozen_layout[1]
-            for ax in self.figure.axes:         # from where new Axes start, as a new explorer
-                ax._set_position(ax.get_subplotspec().get_position(self.figure))
+            self.reset_positions()              # from where new Axes start, as a new explorer
         titles = [ax.title for ax in self.figure.axes]
         texts = [t.get_text() for t in titles]
         try:

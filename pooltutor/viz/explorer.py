@@ -445,13 +445,33 @@ class Explorer:
             self._frozen_layout = (tuple(self.figure.axes), engine)
             self.figure.set_layout_engine("none")
 
-    def _thaw_layout(self) -> None:
-        """Give the figure its layout engine back when its Axes changed since the freeze."""
+    def _thaw_layout(self, force: bool = False) -> None:
+        """Give the figure its layout engine back when its Axes changed since the freeze (or
+        always, with ``force``: the kept Axes show something else that needs other margins),
+        and put the subfigures and Axes back at their grid places (:meth:`reset_positions`)."""
         if self._frozen_layout is not None:
             axes, engine = self._frozen_layout
-            if tuple(self.figure.axes) != axes:
+            if force or tuple(self.figure.axes) != axes:
                 self.figure.set_layout_engine(engine)
                 self._frozen_layout = None
+                self.reset_positions()
+
+    def reset_positions(self) -> None:
+        """Put every subfigure and gridded Axes back where its grid places it, where the
+        constrained layout of a new figure starts.  The layout starts from the current
+        positions, so without this a figure laid out again after other content comes out a
+        pixel or two away from a new explorer's with the same controls."""
+        def subfigures(fig):
+            for sub in getattr(fig, "subfigs", ()):
+                yield sub
+                yield from subfigures(sub)
+
+        for sub in subfigures(self.figure):
+            sub._redo_transform_rel_fig()
+        for ax in self.figure.axes:
+            spec = ax.get_subplotspec()
+            if spec is not None:
+                ax._set_position(spec.get_position(ax.get_figure(root=False)))
 
     def _greyed_png(self) -> bytes:
         """The last good figure under a translucent white veil (drawn, then removed again)."""

@@ -231,19 +231,8 @@ class ZeroPointReluExplorer(Explorer):
         may need other margins) and redraw its background; every text drawn as filled
         glyph outlines."""
         self.invalidate()
-        if self._frozen_layout is not None:
-            self.figure.set_layout_engine(self._frozen_layout[1])
-            self._frozen_layout = None
+        self._thaw_layout(force=True)       # laid out from the grid, as a new explorer's
         _flat_texts(self.figure)
-        # constrained layout starts from where the last layout left the subfigures and Axes:
-        # start it where a new explorer's starts, at the grid's own places, so that the
-        # figure is laid out exactly as a new explorer's is, whatever it showed before
-        for sub in (self._top, self._bottom):
-            sub._redo_transform_rel_fig()
-        for ax in self.figure.axes:
-            spec = ax.get_subplotspec()
-            if spec is not None:
-                ax._set_position(spec.get_position(ax.get_figure(root=False)))
 
     # ------------------------------------------------------------ kernel-free
 
