@@ -620,6 +620,14 @@ def _cell_grid(ax, canvas, *, edgecolor, linewidth):
     return fill, lines
 
 
+def _glyph_path(text: str, size: float, bold: bool, squeeze: float):
+    """The outline of ``text`` at ``size`` points centred on its cell, ``squeeze`` times its
+    width (:func:`~pooltutor.viz.glyphs.cell_path`)."""
+    from .glyphs import cell_path
+
+    return cell_path((text, size, "center", 0.0, 0.0, bool(bold)), squeeze)
+
+
 def _text_paths(ax, items, *, squeeze=1.0, bold=False, gid="numbers", zorder=4.0):
     """``items`` (:class:`~pooltutor.viz.style.CellText`, centred on their cells) as one
     ``PathCollection`` (read back with :func:`~pooltutor.viz.style.texts_of`), the glyphs
@@ -628,8 +636,7 @@ def _text_paths(ax, items, *, squeeze=1.0, bold=False, gid="numbers", zorder=4.0
     from matplotlib.transforms import Affine2D
 
     fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
-    coll = PathCollection([_glyph_path(t.text, t.size, bold=bold, squeeze=squeeze)
-                           for t in items],
+    coll = PathCollection([_glyph_path(t.text, t.size, bold, squeeze) for t in items],
                           offsets=np.array([(t.x, t.y) for t in items], dtype=float)
                           .reshape(-1, 2), offset_transform=ax.transData,
                           transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
@@ -725,7 +732,7 @@ def _winner_number(ax, static, item):
     from matplotlib.transforms import Affine2D
 
     coll = static.get("bold")
-    path = _glyph_path(item.text, item.size, bold=True, squeeze=static["squeeze"])
+    path = _glyph_path(item.text, item.size, True, static["squeeze"])
     if coll is None:
         fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
         coll = static["bold"] = _overlay(PathCollection(
@@ -1410,261 +1417,25 @@ def index_overlays(plot: IndexLayoutsPlot) -> list:
 
 
 # --------------------------------------------------------------------------- composed texts
-# The titles change at every step of an explorer, and a new string costs matplotlib a text
-# layout (FreeType, ~1 ms a line) and ``TextPath`` an outline (~3 ms a line).  Here a line
-# is put together from outlines and raqm layouts cached word by word, which are exactly
-# those of ``TextPath`` (tested), for ~0.05 ms a new line.  Candidates for style.py.
-
-_FONT_SCALE = 100.0                     # TextToPath's: outlines at 100 pt, 72 dpi
-_SPACES_OR_WORD = None
-
-
-class _Glyphs:
-    """Outlines of text lines, in units of ``_FONT_SCALE`` points (scale by size / 100).
-
-    A line is cut into words and runs of spaces; each word is laid out by raqm (kerning,
-    ligatures: as ``TextPath``) once, and the pen moves from a word to the next by the
-    raqm offset of the two characters that meet (kerning with a space included).
-    """
-
-    _fonts: dict = {}
-    _outlines: dict = {}
-    _words: dict = {}
-    _pairs: dict = {}
-    _lines: dict = {}
-    _extents: dict = {}
-    LIMIT = 6000
-
-    @classmethod
-    def font(cls, prop):
-        key = (tuple(prop.get_family()), prop.get_style(), prop.get_variant(),
-               prop.get_weight(), prop.get_stretch())
-        hit = cls._fonts.get(key)
-        if hit is None:
-            from matplotlib.font_manager import fontManager, get_font
-
-            hit = cls._fonts[key] = (key, get_font(fontManager._find_fonts_by_props(prop)))
-        return hit
-
-    @staticmethod
-    def _no_hinting():
-        try:
-            from matplotlib.ft2font import LoadFlags
-        except ImportError:                           # matplotlib < 3.10
-            from matplotlib.ft2font import LOAD_NO_HINTING
-            return LOAD_NO_HINTING
-        return LoadFlags.NO_HINTING
-
-    @classmethod
-    def _layout(cls, font, s):
-        """``[(font, cluster, glyph index, x, y)]`` of ``s``, as ``TextPath`` lays it out:
-        raqm (kerning, ligatures) where matplotlib has it (>= 3.11), else its own
-        character-by-character layout with the font's kerning."""
-        font.set_size(_FONT_SCALE, 72)
-        raqm = getattr(font, "_layout", None)
-        if raqm is not None:
-            return [(i.ft_object, i.char, i.glyph_index, float(i.x), float(i.y))
-                    for i in raqm(s, cls._no_hinting())]
-        from matplotlib import _text_helpers
-
-        return [(i.ft_object, i.char, i.glyph_idx, float(i.x), 0.0)
-                for i in _text_helpers.layout(s, font)]
-
-    @classmethod
-    def _word(cls, fkey, font, word):
-        """``(vertices, codes, ink box or None, last cluster, its x, glyphs)`` of one word."""
-        hit = cls._words.get((fkey, word))
-        if hit is None:
-            items = cls._layout(font, word)
-            verts, codes, placed = [], [], []
-            for ft_object, _, index, x, y in items:
-                gkey = (ft_object.postscript_name, index)
-                outline = cls._outlines.get(gkey)
-                if outline is None:
-                    ft_object.set_size(_FONT_SCALE, 72)
-                    ft_object.load_glyph(index, flags=cls._no_hinting())
-                    v, c = ft_object.get_path()
-                    v = np.asarray(v, dtype=float).reshape(-1, 2)
-                    outline = cls._outlines[gkey] = (v, np.asarray(c, dtype=np.uint8))
-                v, c = outline
-                if len(v):
-                    verts.append(v + (x, y))
-                    codes.append(c)
-                    placed.append((gkey, x, y))
-            last = items[-1] if items else None
-            if verts:
-                v = np.concatenate(verts)
-                box = (v[:, 0].min(), v[:, 0].max(), v[:, 1].min(), v[:, 1].max())
-                hit = (v, np.concatenate(codes), box)
-            else:
-                hit = (None, None, None)
-            hit = cls._words[(fkey, word)] = (
-                *hit, last[1] if last else "", last[3] if last else 0.0, tuple(placed))
-        return hit
-
-    @classmethod
-    def _pair(cls, fkey, font, a, b) -> float:
-        """Where ``b`` starts after ``a`` starts (advance and kerning, as laid out)."""
-        hit = cls._pairs.get((fkey, a, b))
-        if hit is None:
-            pos, hit = 0, 0.0
-            for _, cluster, _, x, _ in cls._layout(font, a + b):
-                if pos >= len(a):
-                    hit = x
-                    break
-                pos += len(cluster)
-            cls._pairs[(fkey, a, b)] = hit
-        return hit
-
-    @classmethod
-    def line(cls, s: str, prop):
-        """``(vertices, codes, ink box (x0, x1, y0, y1) or None, glyphs)`` of the one-line
-        ``s``; ``glyphs`` are ``(outline key, x, y)``, where each glyph with ink goes."""
-        global _SPACES_OR_WORD
-        fkey, font = cls.font(prop)
-        hit = cls._lines.get((fkey, s))
-        if hit is not None:
-            return hit
-        if _SPACES_OR_WORD is None:
-            import re
-
-            _SPACES_OR_WORD = re.compile(r" +|[^ ]+")
-        if len(cls._lines) > cls.LIMIT:
-            cls._lines.clear()
-            cls._words.clear()
-        verts, codes, glyphs = [], [], []
-        x0 = x1 = y0 = y1 = None
-        start, prev, prev_start = 0.0, None, 0.0
-        for word in _SPACES_OR_WORD.findall(s):
-            v, c, box, last, last_x, placed = cls._word(fkey, font, word)
-            if prev is not None:
-                start = prev_start + cls._pair(fkey, font, prev, word[0])
-            if v is not None:
-                verts.append(v + (start, 0.0))
-                codes.append(c)
-                glyphs += [(gkey, gx + start, gy) for gkey, gx, gy in placed]
-                if x0 is None:
-                    x0, y0, y1 = box[0] + start, box[2], box[3]
-                x1 = box[1] + start
-                y0, y1 = min(y0, box[2]), max(y1, box[3])
-            prev, prev_start = last, start + last_x
-        if verts:
-            hit = (np.concatenate(verts), np.concatenate(codes), (x0, x1, y0, y1),
-                   tuple(glyphs))
-        else:
-            hit = (np.empty((0, 2)), np.empty(0, dtype=np.uint8), None, ())
-        cls._lines[(fkey, s)] = hit
-        return hit
-
-    @classmethod
-    def extent(cls, prop) -> tuple[float, float]:
-        """The font's ascent and descent (``_FONT_SCALE`` units), as matplotlib's text
-        layout reads them (OS/2 typographic, else hhea)."""
-        fkey, font = cls.font(prop)
-        hit = cls._extents.get(fkey)
-        if hit is None:
-            em = font.get_sfnt_table("head")["unitsPerEm"]
-            for table, up, down in (("OS/2", "sTypoAscender", "sTypoDescender"),
-                                    ("hhea", "ascent", "descent")):
-                values = font.get_sfnt_table(table)
-                if values is not None and up in values and down in values:
-                    hit = (values[up] / em * _FONT_SCALE, -values[down] / em * _FONT_SCALE)
-                    break
-            else:                                     # pragma: no cover - every TrueType font
-                hit = (0.76 * _FONT_SCALE, 0.24 * _FONT_SCALE)
-            cls._extents[fkey] = hit
-        return hit
-
-    @classmethod
-    def outline(cls, gkey):
-        """The outline ``(vertices, codes)`` of one glyph (see :meth:`line`)."""
-        return cls._outlines[gkey]
-
-
-_FONT_PROPS: dict = {}
-
-
-def _glyph_path(text: str, size: float, *, bold: bool = False, squeeze: float = 1.0):
-    """The outline of ``text`` at ``size`` points (a ``Path`` in points, y up), centred on its
-    ink across and on a digit's height (as ``TextCollection``'s ``ha="center"``), its
-    width times ``squeeze``."""
-    from matplotlib.path import Path
-
-    prop = _FONT_PROPS.get(bold)
-    if prop is None:
-        from matplotlib.font_manager import FontProperties
-
-        prop = _FONT_PROPS[bold] = FontProperties(weight="bold" if bold else "normal")
-    verts, codes, box, _ = _Glyphs.line(text, prop)
-    k = size / _FONT_SCALE
-    verts = verts * (k * squeeze, k)
-    if box is not None:
-        verts -= ((box[0] + box[1]) / 2 * k * squeeze, 0.36 * size)
-    return Path(verts, codes)
-
-
-class _ComposedRenderer:
-    """A renderer proxy whose texts are :class:`_Glyphs` lines: measured on their outlines
-    (no FreeType layout) and filled as one path a line, the ink starting where matplotlib's
-    own text would start.  Everything else is the renderer's own."""
-
-    def __init__(self, renderer):
-        self._renderer = renderer
-
-    def __getattr__(self, name):
-        return getattr(self._renderer, name)
-
-    def get_text_width_height_descent(self, s, prop, ismath):
-        """The ink's width; the font's ascent and descent (not the ink's), so that a line
-        sits and measures the same whatever its characters: a title's height, and so the
-        constrained layout, does not change from one output cell to the next."""
-        if ismath:
-            return self._renderer.get_text_width_height_descent(s, prop, ismath)
-        box = _Glyphs.line(s, prop)[2]
-        if box is None:
-            return 0.0, 0.0, 0.0
-        k = prop.get_size_in_points() / _FONT_SCALE * self._renderer.points_to_pixels(1.0)
-        ascent, descent = _Glyphs.extent(prop)
-        return (box[1] - box[0]) * k, (ascent + descent) * k, descent * k
-
-    #: lines (by number, from 0) a text draw leaves out / draws alone (see ``ComposedText``)
-    skip = frozenset()
-    only = None
-    line = 0
-
-    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-        from matplotlib.path import Path
-        from matplotlib.transforms import Affine2D
-
-        line, self.line = self.line, self.line + 1
-        if line in self.skip or (self.only is not None and line not in self.only):
-            return None
-        if ismath:
-            return self._renderer.draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
-        verts, codes, box, glyphs = _Glyphs.line(s, prop)
-        if box is None:
-            return None
-        k = prop.get_size_in_points() / _FONT_SCALE * self._renderer.points_to_pixels(1.0)
-        height = self._renderer.get_canvas_width_height()[1]
-        gc.set_linewidth(0)             # filled only, as matplotlib's texts drawn as paths
-        transform = (Affine2D().translate(-box[0], 0).scale(k).rotate_deg(angle)
-                     .translate(x, height - y if self._renderer.flipy() else y))
-        self._renderer.draw_path(gc, Path(verts, codes), transform, rgbFace=gc.get_rgb())
-        return None
-
+# The titles change at every step of an explorer: they are laid out and filled from the
+# cached outlines of pooltutor.viz.glyphs (measured on their outlines, a line as high as
+# the font whatever its characters: the frozen layout stays right), for ~0.1 ms a new line.
 
 _COMPOSED_TEXT = None
 
 
 def _composed_text_class():
-    """``Text`` drawn through :class:`_ComposedRenderer` (made once, matplotlib imported late)."""
+    """``Text`` measured and drawn through a :class:`~pooltutor.viz.glyphs.MeasuringRenderer`
+    (made once, matplotlib imported late)."""
     global _COMPOSED_TEXT
     if _COMPOSED_TEXT is None:
         from matplotlib.text import Text
 
+        from .glyphs import MeasuringRenderer
+
         class ComposedText(Text):
-            """A ``Text`` laid out and filled from cached word outlines (see ``_Glyphs``):
-            a new title costs ~0.1 ms instead of ~4 ms.  Everything else is ``Text``'s.
+            """A title laid out and filled from cached word outlines: a new title costs
+            ~0.1 ms instead of ~4 ms.  It measures as drawn (ink width, the font's height).
 
             ``pooltutor_static_lines`` (line numbers): lines that do not change while the
             text is animated (blitted); they are drawn into the background by a
@@ -1673,26 +1444,13 @@ def _composed_text_class():
 
             pooltutor_static_lines = frozenset()
 
-            @staticmethod
-            def _proxy(renderer):
-                if renderer is None or isinstance(renderer, _ComposedRenderer):
-                    return renderer
-                proxy = getattr(renderer, "_pooltutor_composed", None)
-                if proxy is None:
-                    proxy = _ComposedRenderer(renderer)
-                    try:
-                        renderer._pooltutor_composed = proxy
-                    except AttributeError:
-                        pass
-                return proxy
-
             def get_window_extent(self, renderer=None, dpi=None):
                 # measured as drawn (layout engines pass the canvas' own renderer)
                 if self.get_usetex() or self.get_path_effects():
                     return super().get_window_extent(renderer, dpi)
                 if renderer is None and self._renderer is None:
                     renderer = _root_figure(self)._get_renderer()
-                return super().get_window_extent(self._proxy(renderer), dpi)
+                return super().get_window_extent(MeasuringRenderer.of(renderer), dpi)
 
             def draw(self, renderer, *, only=None):
                 if renderer is None or self.get_path_effects() or self.get_usetex():
@@ -1716,14 +1474,14 @@ def _composed_text_class():
                 inside the figure."""
                 if not self.get_visible() or not self.get_text():
                     return 0.0
-                box = super().get_window_extent(self._proxy(renderer))
+                box = super().get_window_extent(MeasuringRenderer.of(renderer))
                 width = _root_figure(self).bbox.width
                 if box.x0 < 2 and box.x1 > width - 2:
                     return 0.0                         # wider than the figure: as it is
                 return max(0.0, 2 - box.x0) - max(0.0, box.x1 - (width - 2))
 
             def _draw(self, renderer, only):
-                proxy = self._proxy(renderer)
+                proxy = MeasuringRenderer.of(renderer)
                 static = self.pooltutor_static_lines
                 if only is None and static and not self.get_animated():
                     # drawn whole: the static lines first, as when blitted (lines that

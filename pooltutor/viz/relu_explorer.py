@@ -31,9 +31,9 @@ from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..geometry import pool_geometry
 from .explorer import Explorer, FramesWidget, frames_widget
+from .glyphs import glyph_texts
 from .zero_point import (
     _blit_list,
-    _flat_texts,
     plot_quant_chain,
     plot_zero_point_relu,
     update_quant_chain,
@@ -232,7 +232,7 @@ class ZeroPointReluExplorer(Explorer):
         glyph outlines."""
         self.invalidate()
         self._thaw_layout(force=True)       # laid out from the grid, as a new explorer's
-        _flat_texts(self.figure)
+        glyph_texts(self.figure, ticks=True)
 
     # ------------------------------------------------------------ kernel-free
 

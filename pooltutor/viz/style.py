@@ -198,7 +198,6 @@ class TextCollection:
     (['12'], 2)
     """
 
-    _paths: dict = {}
 
     def __init__(self):
         self.items: list[CellText] = []
@@ -217,37 +216,13 @@ class TextCollection:
         self.items.append(CellText(text, x, y, size, color, bool(bold), gid))
         self._keys.append((text, round(float(size), 1), ha, float(dy), float(dx), bool(bold)))
 
-    @classmethod
-    def glyphs(cls, key):
-        """The (cached) outline of ``key = (text, size, ha, dy, dx, bold)``, in points."""
-        path = cls._paths.get(key)
-        if path is None:
-            from matplotlib.font_manager import FontProperties
-            from matplotlib.path import Path
-            from matplotlib.textpath import TextPath
+    @staticmethod
+    def glyphs(key):
+        """The (cached) outline of ``key = (text, size, ha, dy, dx, bold)``, in points
+        (:func:`pooltutor.viz.glyphs.cell_path`)."""
+        from .glyphs import cell_path
 
-            text, size, ha, dy, dx, bold = key
-            raw = TextPath((0, 0), text, size=size,
-                           prop=FontProperties(weight="bold" if bold else "normal"))
-            verts = raw.vertices.copy()
-            if len(verts) and ha == "center":
-                x0, x1 = verts[:, 0].min(), verts[:, 0].max()
-                verts[:, 0] -= (x0 + x1) / 2
-                verts[:, 1] -= 0.36 * size
-            elif len(verts) and ha == "right":
-                verts[:, 0] -= verts[:, 0].max()
-            elif len(verts) and ha == "right-center":
-                verts[:, 0] -= verts[:, 0].max()
-                verts[:, 1] -= 0.36 * size
-            elif len(verts) and ha == "title":          # centred on the ink, on its baseline
-                verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
-            verts[:, 0] += dx
-            verts[:, 1] += dy
-            path = Path(verts, raw.codes)
-            if len(cls._paths) > 8000:
-                cls._paths.clear()
-            cls._paths[key] = path
-        return path
+        return cell_path(key)
 
     def draw(self, ax, *, gid: str = "cell-labels", zorder: float = 6, clip: bool = False):
         """Add the texts to ``ax`` as one ``PathCollection`` (data coordinates) and return it."""
@@ -268,121 +243,16 @@ class TextCollection:
         return coll
 
 
-class _GlyphRenderer:
-    """A renderer that fills cached glyph outlines for ``draw_text`` (else: the renderer's own)."""
-
-    _paths: dict = {}
-
-    def __init__(self, renderer):
-        self._renderer = renderer
-
-    def __getattr__(self, name):
-        return getattr(self._renderer, name)
-
-    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-        from matplotlib.transforms import Affine2D
-
-        if ismath:
-            return self._renderer.draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
-        if not s.strip():                   # blank (a label that only keeps room): no ink
-            return None
-        key = (s, hash(prop))
-        path = self._paths.get(key)
-        if path is None:
-            from matplotlib.textpath import TextPath
-
-            path = TextPath((0, 0), s, size=prop.get_size_in_points(), prop=prop)
-            if len(self._paths) > 4000:
-                self._paths.clear()
-            self._paths[key] = path
-        height = self._renderer.get_canvas_width_height()[1]
-        transform = (Affine2D().scale(self._renderer.points_to_pixels(1.0)).rotate_deg(angle)
-                     .translate(x, height - y if self._renderer.flipy() else y))
-        gc.set_linewidth(0.0)               # filled only, as matplotlib's own text-as-path
-        self._renderer.draw_path(gc, path, transform, rgbFace=gc.get_rgb())
-
-
-def _glyph_text_class():
-    from matplotlib.text import Text
-
-    class GlyphText(Text):
-        """A ``Text`` drawn as cached glyph outlines (one filled path per line).
-
-        matplotlib rasterises text glyph by glyph at every draw (about 0.1 ms a
-        glyph): the titles and legend of a figure cost more than its heatmaps.
-        The outline of each line is built once and reused.  Everything else
-        (layout, alignment, rotation, colours, ``get_text()``) is ``Text``'s own.
-        """
-
-        def draw(self, renderer):
-            if renderer is None or self.get_path_effects() or self.get_usetex():
-                return super().draw(renderer)
-            proxy = getattr(renderer, "_pooltutor_glyphs", None)
-            if proxy is None:       # one per renderer: matplotlib caches text metrics per renderer
-                proxy = _GlyphRenderer(renderer)
-                try:
-                    renderer._pooltutor_glyphs = proxy
-                except AttributeError:
-                    pass
-            return super().draw(proxy)
-
-    return GlyphText
-
-
 def __getattr__(name):
-    if name == "GlyphText":
-        cls = _glyph_text_class()
-        globals()["GlyphText"] = cls
-        return cls
+    # the text engine lives in pooltutor.viz.glyphs (imported on first use: matplotlib)
+    if name in ("GlyphText", "glyph_texts", "_figure_texts"):
+        from . import glyphs
+
+        value = {"GlyphText": glyphs.GlyphText, "glyph_texts": glyphs.glyph_texts,
+                 "_figure_texts": glyphs.figure_texts}[name]
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def glyph_texts(artists) -> int:
-    """Draw the plain ``Text`` artists among ``artists`` (a Figure: all of its texts) as
-    :class:`GlyphText`: same text, same place, far cheaper redraws.  Returns how many
-    were switched.
-
-    >>> from matplotlib.figure import Figure
-    >>> fig = Figure()
-    >>> ax = fig.add_subplot()
-    >>> _ = ax.set_title("a title"), fig.text(0.5, 0.5, "a text")
-    >>> glyph_texts(fig) >= 2, type(ax.title).__name__, ax.get_title()
-    (True, 'GlyphText', 'a title')
-    """
-    from matplotlib.text import Text
-
-    cls = __getattr__("GlyphText") if "GlyphText" not in globals() else globals()["GlyphText"]
-    if hasattr(artists, "findobj"):
-        artists = _figure_texts(artists)
-    count = 0
-    for artist in artists:
-        if type(artist) is Text:
-            artist.__class__ = cls
-            count += 1
-    return count
-
-
-def _figure_texts(fig):
-    """The texts of a figure (its own, its legends', and each Axes' titles, labels, texts and
-    existing tick labels), found without walking every artist."""
-    texts = list(fig.texts)
-    for sub in getattr(fig, "subfigs", ()):
-        texts += _figure_texts(sub)
-    for legend in fig.legends:
-        texts += [*legend.texts, legend.get_title()]
-    for ax in fig.axes:
-        texts += [*ax.texts, ax.title, ax._left_title, ax._right_title]
-        legend = ax.get_legend()
-        if legend is not None:
-            texts += [*legend.texts, legend.get_title()]
-        for child in ax.child_axes:
-            texts += [child.title]
-        if ax.axison:
-            for axis in ax._axis_map.values():
-                texts.append(axis.label)
-                for tick in (*axis.majorTicks, *axis.minorTicks):
-                    texts += [tick.label1, tick.label2]
-    return texts
 
 
 def _takes_root(ax) -> bool:

@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_int
-from . import style
+from . import glyphs, style
 from .indices import keep_axes, prepare_figure
 
 __all__ = [
@@ -138,315 +138,15 @@ class QuantChainPlot:
 # --------------------------------------------------------------------------- text
 
 
-class _GlyphFont:
-    """One font's glyph outlines, advances and kerning pairs, each read from the font once
-    (at 100 pt, as :class:`matplotlib.textpath.TextPath` reads them): a string's outline is
-    then put together from them in numpy, ~20x faster than ``TextPath`` lays it out again
-    (the same outlines; positions within 0.06 pt of its layout)."""
+class _AxisLabel(glyphs.GlyphText):
+    """An axis label redrawn over an explorer's cached background: while animated its Axis
+    skips it, and the batched texts of :func:`_blit_list` draw it (alone, without the
+    Axis' tick machinery)."""
 
-    SCALE = 100.0
-    _fonts: dict = {}
-
-    def __init__(self, fname):
-        self.fname = fname
-        self.glyphs: dict = {}
-        self.kerning: dict = {}
-        self._metrics: dict = {}
-
-    @classmethod
-    def of(cls, prop) -> _GlyphFont:
-        from matplotlib.font_manager import findfont
-
-        fname = findfont(prop)
-        font = cls._fonts.get(fname)
-        if font is None:
-            font = cls._fonts[fname] = cls(fname)
-        return font
-
-    def _ft(self):
-        from matplotlib.font_manager import get_font
-
-        ft = get_font(self.fname)           # matplotlib's shared object: set its size first
-        ft.set_size(self.SCALE, 72)
-        return ft
-
-    def _load(self, ch):
-        """Read the glyph of ``ch`` (None when the font lacks it)."""
-        from matplotlib.ft2font import LoadFlags
-
-        ft = self._ft()
-        index = ft.get_char_index(ord(ch))
-        if index == 0:
+    def draw(self, renderer):
+        if self.get_animated():
             return None
-        loaded = ft.load_glyph(index, flags=LoadFlags.NO_HINTING)
-        v, c = ft.get_path()
-        glyph = self.glyphs[ch] = (np.asarray(v, dtype=float).reshape(-1, 2),
-                                   np.asarray(c, dtype=np.uint8),
-                                   loaded.linearHoriAdvance / 65536, index)
-        return glyph
-
-    def _kern(self, pair):
-        from matplotlib.ft2font import Kerning
-
-        kern = self.kerning[pair] = self._ft().get_kerning(*pair, Kerning.DEFAULT) / 64
-        return kern
-
-    def run(self, text):
-        """``(vertices at 100 pt, codes)`` of ``text`` from the pen at (0, 0) on the
-        baseline, or None when the font lacks one of its characters."""
-        get = self.glyphs.get
-        glyphs = [get(ch) or self._load(ch) for ch in text]
-        if not glyphs or None in glyphs:
-            return None if glyphs else (np.empty((0, 2)), np.empty(0, dtype=np.uint8))
-        kern = self.kerning.get
-        index = [g[3] for g in glyphs]
-        pairs = list(zip(index[:-1], index[1:], strict=True))
-        steps = [0.0] + [k if k is not None else self._kern(pair)
-                         for pair, k in zip(pairs, map(kern, pairs), strict=True)]
-        # pen position of each glyph: the advances before it and the kerning with the last
-        x = np.cumsum(np.array(steps) + np.array([0.0] + [g[2] for g in glyphs[:-1]]))
-        inked = [k for k, g in enumerate(glyphs) if len(g[0])]
-        if not inked:
-            return np.empty((0, 2)), np.empty(0, dtype=np.uint8)
-        verts = [glyphs[k][0] for k in inked]
-        out = np.concatenate(verts)
-        out[:, 0] += np.repeat(x[inked], [len(v) for v in verts])
-        return out, np.concatenate([glyphs[k][1] for k in inked])
-
-    def metrics(self, size, dpi):
-        """``(min ascent, min descent, line gap)`` in pixels, as ``Text`` lays out lines."""
-        key = (size, dpi)
-        found = self._metrics.get(key)
-        if found is None:
-            from matplotlib.font_manager import get_font
-
-            ft = get_font(self.fname)
-            found = (0.0, 0.0, 0.0)
-            for table, gap, asc, desc in (("OS/2", "sTypoLineGap", "sTypoAscender",
-                                           "sTypoDescender"),
-                                          ("hhea", "lineGap", "ascent", "descent")):
-                values = ft.get_sfnt_table(table)
-                if values is None:
-                    continue
-                scale = size * dpi / 72 / ft.get_sfnt_table("head")["unitsPerEm"]
-                found = (values[asc] * scale, -values[desc] * scale, values[gap] * scale)
-                break
-            self._metrics[key] = found
-        return found
-
-
-#: outlines of whole strings (TextCollection keys), put together by _GlyphFont
-_RUNS: dict = {}
-
-
-def _glyph_path(key):
-    """The outline of ``key = (text, size, ha, dy, dx, bold)``, in points, placed as
-    :meth:`pooltutor.viz.style.TextCollection.glyphs` places it (put together from cached
-    glyphs; that method's ``TextPath`` when the font lacks a character)."""
-    path = _RUNS.get(key)
-    if path is not None:
-        return path
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.path import Path
-
-    text, size, ha, dy, dx, bold = key
-    run = _GlyphFont.of(FontProperties(weight="bold" if bold else "normal")).run(text)
-    if run is None:
-        return style.TextCollection.glyphs(key)
-    verts, codes = run
-    verts = verts * (size / _GlyphFont.SCALE)
-    if len(verts) and ha == "center":
-        verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
-        verts[:, 1] -= 0.36 * size
-    elif len(verts) and ha == "right":
-        verts[:, 0] -= verts[:, 0].max()
-    elif len(verts) and ha == "right-center":
-        verts[:, 0] -= verts[:, 0].max()
-        verts[:, 1] -= 0.36 * size
-    elif len(verts) and ha == "title":
-        verts[:, 0] -= (verts[:, 0].min() + verts[:, 0].max()) / 2
-    verts[:, 0] += dx
-    verts[:, 1] += dy
-    path = Path(verts, codes if len(codes) else None)
-    if len(_RUNS) > 8000:
-        _RUNS.clear()
-    _RUNS[key] = path
-    return path
-
-
-_FLAT: dict = {}
-
-
-def _flat_text_class():
-    """``Text`` drawn as filled glyph outlines: put together from cached glyphs and laid out
-    here, for one-line or multi-line unrotated plain text (matplotlib's ``Text.draw`` lays
-    out a new string through FreeType at every draw, ~0.3 ms a line, and the house
-    ``GlyphText`` also strokes the outline, which reads bolder).  Anything else (rotated,
-    mathtext, a box) is drawn by ``Text.draw`` through filled glyph outlines."""
-    cls = _FLAT.get("text")
-    if cls is not None:
-        return cls
-    from matplotlib.colors import to_rgba
-    from matplotlib.path import Path
-    from matplotlib.text import Text
-    from matplotlib.transforms import Affine2D
-
-    class _FlatGlyphs(style._GlyphRenderer):
-        def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-            gc.set_linewidth(0.0)           # as matplotlib's own text-as-path: fill only
-            return super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
-
-    class FlatText(Text):
-        """A ``Text`` drawn as its glyph outlines, filled (see :func:`_flat_texts`)."""
-
-        def _plain(self, text) -> bool:
-            return (self.get_rotation() % 360 == 0 and not self.get_path_effects()
-                    and not self.get_usetex() and self.get_bbox_patch() is None
-                    and not self.get_wrap() and "$" not in text
-                    and self.get_linespacing() == "normal")
-
-        def _lines(self, renderer, text):
-            """``[(outline in points, x, y)]``: each line's pen position in pixels from
-            the anchor, as ``Text._get_layout`` places them; None when a glyph is missing."""
-            prop = self._fontproperties
-            font = _GlyphFont.of(prop)
-            size = prop.get_size_in_points()
-            dpi = self.get_figure(root=True).dpi
-            to_px = size / _GlyphFont.SCALE * dpi / 72
-            min_ascent, min_descent, gap = font.metrics(size, dpi)
-            lines = text.split("\n")
-            if len(lines) == 1:
-                gap = 0.0
-            runs, widths, ys = [], [], []
-            y = 0.0
-            for line in lines:
-                run = font.run(line)
-                if run is None:
-                    return None
-                verts, codes = run
-                if len(verts):
-                    w = (verts[:, 0].max() - verts[:, 0].min()) * to_px
-                    a, d = verts[:, 1].max() * to_px, max(-verts[:, 1].min() * to_px, 0.0)
-                else:
-                    w = a = d = 0.0
-                a = max(a, min_ascent) + gap / 2
-                d = max(d, min_descent) + gap / 2
-                y -= a
-                runs.append((verts, codes))
-                widths.append(w)
-                ys.append(y)
-                y -= d
-            width, descent = max(widths), d
-            y_min = ys[-1] - descent
-            align = self._get_multialignment()
-            xs = [0.0 if align == "left" else (width - w) / 2 if align == "center"
-                  else width - w for w in widths]
-            ha, va = self.get_horizontalalignment(), self.get_verticalalignment()
-            off_x = 0.0 if ha == "left" else width if ha == "right" else width / 2
-            baseline = -ys[0] if len(lines) == 1 else None
-            off_y = (y_min if va == "bottom" else 0.0 if va == "top" else
-                     y_min / 2 if va == "center" else y_min + descent if va == "baseline"
-                     else None)
-            if off_y is None:               # center_baseline: as Text does it
-                first_a = -ys[0]
-                off_y = y_min - y_min - first_a / 2 if baseline is None else -baseline / 2
-            return [(Path(v * (size / _GlyphFont.SCALE), c if len(c) else None), x - off_x,
-                     y - off_y) for (v, c), x, y in zip(runs, xs, ys, strict=True)]
-
-        def placed_lines(self, renderer):
-            """``(lines, x, y)``: the outline of each line (a ``Path`` in points) with its pen
-            position in pixels from the anchor ``(x, y)`` (pixels); None when ``Text.draw``
-            must draw it
-            (rotated, mathtext, a box, a glyph the font lacks)."""
-            text = self.get_text()
-            if not self._plain(text):
-                return None
-            key = (text, hash(self._fontproperties), self.get_figure(root=True).dpi,
-                   self.get_horizontalalignment(), self.get_verticalalignment(),
-                   self._get_multialignment())
-            kept = getattr(self, "_pooltutor_lines", None)
-            if kept is not None and kept[0] == key:
-                lines = kept[1]
-            else:                           # laid out again only when it changed
-                lines = self._lines(renderer, text)
-                self._pooltutor_lines = (key, lines)
-            if lines is None:
-                return None
-            posx, posy = self.get_transform().transform(self.get_unitless_position())
-            return lines, float(posx), float(posy)
-
-        def unclipped(self) -> bool:
-            return not self.get_clip_on() or (self.get_clip_box() is None
-                                              and self.get_clip_path() is None)
-
-        def draw(self, renderer):
-            if (renderer is None or not self.get_visible() or self.get_text() == ""
-                    or not hasattr(renderer, "points_to_pixels")):
-                return super().draw(renderer) if renderer is not None else None
-            placed = self.placed_lines(renderer)
-            if placed is None:
-                proxy = getattr(renderer, "_pooltutor_flat_glyphs", None)
-                if proxy is None:   # one per renderer: matplotlib caches metrics per renderer
-                    proxy = _FlatGlyphs(renderer)
-                    try:
-                        renderer._pooltutor_flat_glyphs = proxy
-                    except AttributeError:
-                        pass
-                return super().draw(proxy)
-            self._renderer = renderer
-            lines, posx, posy = placed
-            if not (np.isfinite(posx) and np.isfinite(posy)):
-                return None
-            gc = renderer.new_gc()
-            gc.set_foreground(to_rgba(self.get_color()), isRGBA=True)
-            gc.set_alpha(self.get_alpha())
-            gc.set_antialiased(self._antialiased)
-            gc.set_snap(self.get_snap())
-            gc.set_linewidth(0.0)
-            self._set_gc_clip(gc)
-            scale = renderer.points_to_pixels(1.0)
-            for path, x, y in lines:
-                if len(path.vertices):
-                    renderer.draw_path(gc, path,
-                                       Affine2D().scale(scale).translate(posx + x, posy + y),
-                                       rgbFace=gc.get_rgb())
-            gc.restore()
-            self.stale = False
-            return None
-
-    class FlatAxisLabel(FlatText):
-        """An axis label redrawn over an explorer's cached background: while animated its
-        Axis skips it, and its :func:`_blit_list` stand-in draws it (alone, without the
-        Axis' tick machinery)."""
-
-        def draw(self, renderer):
-            if self.get_animated():
-                return None
-            return super().draw(renderer)
-
-    _FLAT["text"] = FlatText
-    _FLAT["axis-label"] = FlatAxisLabel
-    return FlatText
-
-
-def _flat_texts(fig) -> int:
-    """Draw the texts of ``fig`` (titles, labels, tick labels, texts) as filled glyph
-    outlines: the same place and shape as matplotlib's text, and cheap to redraw.  The tick
-    labels of every drawn axis are made first, so that none is left as a plain ``Text``.
-    Returns how many texts were switched."""
-    from matplotlib.text import Text
-
-    cls = _flat_text_class()
-    for ax in fig.axes:
-        if ax.axison:
-            for axis in ax._axis_map.values():
-                axis.get_major_ticks()
-    count = 0
-    for text in style._figure_texts(fig):
-        if type(text) is Text or type(text).__name__ == "GlyphText":
-            text.__class__ = cls
-            count += 1
-    return count
+        return super().draw(renderer)
 
 
 def _outline_stand_in(patches):
@@ -500,75 +200,6 @@ def _outline_stand_in(patches):
     return stand_in
 
 
-def _text_stand_in(texts):
-    """One artist filling the glyphs of ``texts`` (text collections and plain flat texts,
-    none of them clipped, in any Axes) in one ``draw_path_collection`` call: every glyph run
-    in points, placed at its pixel offset, in its colour (the texts' own outlines and
-    colours, without a draw's overhead per text)."""
-    from matplotlib.artist import Artist
-    from matplotlib.colors import to_rgba
-    from matplotlib.transforms import Affine2D, IdentityTransform
-
-    class TextsStandIn(Artist):
-        def set_animated(self, b):
-            super().set_animated(b)
-            for text in texts:
-                text.set_animated(b)        # their Axes (or Axis) leave them out
-
-        def draw(self, renderer):
-            paths, offsets, colors = [], [], []
-            for text in texts:
-                if not text.get_visible() or text.get_figure(root=False) is None:
-                    continue
-                if hasattr(text, "placed_lines"):
-                    placed = text.placed_lines(renderer) if text.get_text() else ((), 0, 0)
-                    if placed is None:      # not plain text after all: its own draw
-                        _FLAT["text"].draw(text, renderer)
-                        continue
-                    lines, x0, y0 = placed
-                    rgba = to_rgba(text.get_color(), text.get_alpha())
-                    for path, x, y in lines:
-                        if len(path.vertices):
-                            paths.append(path)
-                            offsets.append((x0 + x, y0 + y))
-                            colors.append(rgba)
-                    continue
-                n = len(text.get_paths())
-                if not n:
-                    continue
-                paths += text.get_paths()
-                offsets += text.get_offset_transform().transform(text.get_offsets()).tolist()
-                fc = text.get_facecolor()
-                colors += (np.broadcast_to(fc, (n, 4)) if len(fc) == 1 else fc).tolist()
-            if not paths:
-                return
-            gc = renderer.new_gc()
-            gc.set_linewidth(0.0)
-            renderer.draw_path_collection(
-                gc, Affine2D().scale(renderer.points_to_pixels(1.0)).frozen(), paths,
-                np.zeros((0, 3, 3)),
-                np.asarray(offsets, dtype=float), IdentityTransform(),
-                np.asarray(colors, dtype=float), np.zeros((0, 4)), [0.0], [(0, None)], [True],
-                [None], "screen")
-            gc.restore()
-
-    stand_in = TextsStandIn()
-    stand_in.set_zorder(100)                # on top: no text of a panel lies under a mark
-    return stand_in
-
-
-def _batchable_text(a) -> bool:
-    """A text collection (:class:`~pooltutor.viz.style.TextCollection`'s, glyphs in points)
-    or a flat text, drawn without clipping."""
-    from matplotlib.collections import PathCollection
-
-    if hasattr(a, "placed_lines"):
-        return a.unclipped()
-    return (type(a) is PathCollection and hasattr(a, "pooltutor_texts")
-            and not a.get_clip_on() and not a.get_path_effects()
-            and not np.any(np.asarray(a.get_linewidth()) > 0))
-
-
 def _is_plain_outline(a) -> bool:
     from matplotlib.patches import Rectangle
 
@@ -591,18 +222,17 @@ def _blit_list(dynamic) -> list:
             a is b for a, b in zip(kept[0], dynamic, strict=True)):
         return list(kept[1])                # the same artists as the last update
     given = tuple(dynamic)
-    _flat_text_class()
     labels = [a.label for a in dynamic if isinstance(a, Axis) and not a.get_ticklocs().size]
     for label in labels:
-        if label.__class__ is _FLAT["text"]:
-            label.__class__ = _FLAT["axis-label"]       # left to the stand-in while animated
+        if label.__class__ is glyphs.GlyphText:
+            label.__class__ = _AxisLabel        # left to the batched texts while animated
     dynamic = [a.label if isinstance(a, Axis) and a.label in labels else a for a in dynamic]
     outlines = [a for a in dynamic if _is_plain_outline(a)]
     same = outlines and all(
         (a.get_edgecolor(), a.get_linewidth(), a.get_linestyle()) == (
             outlines[0].get_edgecolor(), outlines[0].get_linewidth(),
             outlines[0].get_linestyle()) for a in outlines)
-    texts = [a for a in dynamic if _batchable_text(a)]
+    texts = [a for a in dynamic if glyphs.batchable(a)]
     out = []
     for a in dynamic:
         if same and a is outlines[0]:
@@ -610,7 +240,7 @@ def _blit_list(dynamic) -> list:
         elif not (same and a in outlines) and a not in texts:
             out.append(a)
     if texts:
-        out.append(_text_stand_in(texts))
+        out.append(glyphs.batched_texts(texts))
     # one order for all: the Axes do not overlap, and inside each this is matplotlib's
     out = _zordered(out)
     _BLIT["last"] = (given, tuple(out))
@@ -639,16 +269,13 @@ def _rgba(colors) -> np.ndarray:
 def _set_texts(coll, labels) -> None:
     """Show the texts of ``labels`` (a :class:`~pooltutor.viz.style.TextCollection`) in the
     collection ``coll`` that an earlier ``labels.draw`` made (its offset transform stays)."""
-    coll.set_paths([_glyph_path(k) for k in labels._keys])
+    coll.set_paths([glyphs.cell_path(k) for k in labels._keys])
     coll.set_offsets(np.array([(t.x, t.y) for t in labels.items], dtype=float).reshape(-1, 2))
     coll.set_facecolor(_rgba([t.color for t in labels.items]) if labels.items else "black")
     coll.pooltutor_texts = tuple(labels.items)
 
 
-def _text_width(text: str, size: float, bold: bool = False) -> float:
-    """Width in points of ``text`` at ``size`` (its glyph outline)."""
-    path = _glyph_path((text, round(float(size), 1), "left", 0.0, 0.0, bold))
-    return float(path.vertices[:, 0].max()) if len(path.vertices) else 0.0
+_text_width = glyphs.text_width
 
 
 def _root(ax):
@@ -832,7 +459,7 @@ def _fill_grids(filled, vmin, vmax, scale) -> None:
         rgba = np.repeat(np.where(white[start:start + n], 1.0, 0.0), 2)
         start += n
         coll = grid.labels
-        coll.set_paths([_glyph_path(key) for key in keys])
+        coll.set_paths([glyphs.cell_path(key) for key in keys])
         if len(coll.get_offsets()) != 2 * n:           # the cells' places: set once
             coll.set_offsets([(t.x, t.y) for t in items])
         coll.set_facecolor(np.column_stack([rgba, rgba, rgba, np.ones(2 * n)]))
