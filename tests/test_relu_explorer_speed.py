@@ -280,7 +280,7 @@ def test_the_texts_are_filled_glyphs_like_matplotlibs():
     text), laid out where matplotlib lays them out."""
     e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100, dpi=LOW)
     title = e.relu_plot.line_ax.title
-    assert type(title).__name__ == "FlatText"
+    assert type(title).__name__ == "GlyphText"
     renderer = e.figure.canvas.get_renderer()
     lines, x, y = title.placed_lines(renderer)
     box = title.get_window_extent(renderer)        # matplotlib's own layout of the title
