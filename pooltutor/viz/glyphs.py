@@ -299,8 +299,18 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     >>> text_width("", 9), text_width("-116", 9) > text_width("16", 9) > 0
     (0.0, True)
     """
-    path = cell_path((text, round(float(size), 1), "left", 0.0, 0.0, bool(bold)))
-    return float(path.vertices[:, 0].max()) if len(path.vertices) else 0.0
+    key = (text, round(float(size), 1), bool(bold))
+    width = _WIDTHS.get(key)
+    if width is None:
+        path = cell_path((*key[:2], "left", 0.0, 0.0, key[2]))
+        width = float(path.vertices[:, 0].max()) if len(path.vertices) else 0.0
+        if len(_WIDTHS) > 8000:
+            _WIDTHS.clear()
+        _WIDTHS[key] = width
+    return width
+
+
+_WIDTHS: dict = {}
 
 
 # --------------------------------------------------------------------------- renderers

@@ -357,29 +357,50 @@ def _cell_image_class():
     cls = _CELL_IMAGE.get("cls")
     if cls is not None:
         return cls
+    from matplotlib.colors import Normalize
     from matplotlib.image import AxesImage
 
     class CellImage(AxesImage):
+        def _cells(self, data):
+            """The cell corners (pixels: made again only when the place changes) and the
+            RGBA of each value: ``cmap(norm(data))``, as ``to_rgba`` makes them."""
+            rows, cols = data.shape
+            transform = self.get_transform()
+            key = (rows, cols, tuple(self.get_extent()), self.origin,
+                   tuple(transform.get_matrix().ravel()))
+            kept = getattr(self, "_pooltutor_cells", None)
+            if kept is None or kept[0] != key:
+                left, right, bottom, top = self.get_extent()
+                if self.origin == "lower":
+                    bottom, top = top, bottom
+                xs = np.linspace(left, right, cols + 1)
+                ys = np.linspace(top, bottom, rows + 1)     # row 0 at the top edge
+                coords = np.empty((rows + 1, cols + 1, 2))
+                coords[..., 0], coords[..., 1] = xs[None, :], ys[:, None]
+                kept = self._pooltutor_cells = (key, coords, transform.frozen())
+            norm = self.norm
+            vmin, vmax = norm.vmin, norm.vmax
+            if (type(norm) is Normalize and not norm.clip and vmin is not None
+                    and vmax is not None and vmin < vmax and not np.ma.is_masked(data)):
+                # Normalize's own arithmetic, without its masked-array machinery
+                values = (np.asarray(data, dtype=float) - vmin) / (vmax - vmin)
+                colors = self.cmap(values)
+            else:
+                colors = self.to_rgba(data)
+            return kept[1], kept[2], colors.reshape(-1, 4)
+
         def draw(self, renderer):
             data = self.get_array()
             if not self.get_visible() or data is None or data.ndim != 2:
                 return super().draw(renderer)
             rows, cols = data.shape
-            left, right, bottom, top = self.get_extent()
-            if self.origin == "lower":
-                bottom, top = top, bottom
-            xs = np.linspace(left, right, cols + 1)
-            ys = np.linspace(top, bottom, rows + 1)     # row 0 at the top edge
-            coords = np.empty((rows + 1, cols + 1, 2))
-            coords[..., 0], coords[..., 1] = xs[None, :], ys[:, None]
-            colors = self.to_rgba(data).reshape(-1, 4)
+            coords, transform, colors = self._cells(data)
             gc = renderer.new_gc()
             self._set_gc_clip(gc)
             gc.set_alpha(self.get_alpha())
             gc.set_linewidth(0.0)
-            renderer.draw_quad_mesh(gc, self.get_transform().frozen(), cols, rows, coords,
-                                    np.zeros((0, 2)), self.get_transform().frozen(), colors,
-                                    False, np.zeros((0, 4)))
+            renderer.draw_quad_mesh(gc, transform, cols, rows, coords, np.zeros((0, 2)),
+                                    transform, colors, False, np.zeros((0, 4)))
             gc.restore()
             self.stale = False
             return None
@@ -425,10 +446,23 @@ def _fitted_size(texts, size, shape, *, bold=False) -> float:
     fits a cell of a grid of ``shape``: a 4-digit code or a 2-decimal real value stays
     inside its cell instead of running into the next."""
     budget = _CELL_TEXT_WIDTH / max(shape)
-    widest = max((_text_width(t, size, bold) for t in texts), default=0.0)
+    widest = max((_text_width(t, size, bold) for t in set(texts)), default=0.0)
     if widest <= budget:
         return round(float(size), 1)
     return max(6.0, np.floor(2 * size * budget / widest) / 2)
+
+
+_CMAPS: dict = {}
+
+
+def _cmap(name):
+    """The colormap ``name`` (``matplotlib.colormaps[name]`` makes a new copy each time)."""
+    cmap = _CMAPS.get(name)
+    if cmap is None:
+        import matplotlib as mpl
+
+        cmap = _CMAPS[name] = mpl.colormaps[name]
+    return cmap
 
 
 def _fill_grids(filled, vmin, vmax, scale) -> None:
@@ -437,7 +471,7 @@ def _fill_grids(filled, vmin, vmax, scale) -> None:
     its real value (gid ``"real"``), black or white as the cell's colour needs."""
     arrays = [np.asarray(codes) for _, codes, _ in filled]
     white = style.cell_text_colors(np.concatenate([a.ravel() for a in arrays]), vmin,
-                                   vmax) == "white"
+                                   vmax, cmap=_cmap(style.CMAP)) == "white"
     start = 0
     for (grid, _, reals), codes in zip(filled, arrays, strict=True):
         grid.image.set_data(codes.astype(float))      # integer codes: nothing to mask
