@@ -401,12 +401,14 @@ def rim_effects(linewidth: float = 3.5):
 
 
 def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewidth=3.5,
-              autolim=True):
+              autolim=True, half: float = 0.42):
     """Mark one cell strongly (the winner of a max pool, the current output cell).
 
     The square always has a dark rim on both sides (:func:`rim_effects`), so
     that the yellow winner mark stays visible on the yellow end of viridis.
     ``autolim=False`` leaves the data limits alone (for Axes whose limits are set).
+    ``half`` is half the square's side in cells: 0.42 sits inside the cell, 0.5 on its
+    edges (for small cells whose text fills them).
 
     >>> from matplotlib.figure import Figure
     >>> p = mark_cell(Figure().add_subplot(), (1, 2))
@@ -416,7 +418,7 @@ def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewid
     from matplotlib.patches import Rectangle
 
     i, j = cell
-    patch = Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, edgecolor=color,
+    patch = Rectangle((j - half, i - half), 2 * half, 2 * half, fill=False, edgecolor=color,
                       linewidth=linewidth, gid=gid, label=label, zorder=5,
                       path_effects=rim_effects(linewidth))
     if autolim:

@@ -512,10 +512,22 @@ def _move_cells(patches, cells, half=0.5) -> None:
         patch.set_xy((c - half, r - half))
 
 
-def _cell_mark(ax, *, color=style.WINNER_COLOR, gid="winner"):
-    patch = style.mark_cell(ax, (0, 0), color=color, gid=gid, autolim=False)
+#: winner marks of the code grids sit on the cell's edges (the codes fill their small cells);
+#: the pooled grids' large cells keep the house mark inside the cell
+_CODE_MARK = {"half": 0.5, "linewidth": 2.5}
+
+
+def _cell_mark(ax, *, color=style.WINNER_COLOR, gid="winner", half=0.42, linewidth=3.5):
+    patch = style.mark_cell(ax, (0, 0), color=color, gid=gid, autolim=False, half=half,
+                            linewidth=linewidth)
     _out_of_layout(patch)
     return patch
+
+
+def _place_mark(patch, cell) -> None:
+    """Put a :func:`_cell_mark` square on ``cell`` (row, col), whatever its size."""
+    half = patch.get_width() / 2
+    patch.set_xy((cell[1] - half, cell[0] - half))
 
 
 def _raised_marks(ax, shape):
@@ -990,7 +1002,7 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
             if name in ("codes", "right", "wrong"):
                 grid.window = _window_marks(ax, len(values.window))
             if name in ("right", "wrong"):
-                grid.winner = _cell_mark(ax)
+                grid.winner = _cell_mark(ax, **_CODE_MARK)
             if name.startswith("pooled"):
                 grid.highlight = _cell_mark(ax, color=style.HIGHLIGHT_COLOR, gid="highlight")
                 ax.set_xlabel("\u2007", fontsize=10.5)
@@ -1027,11 +1039,11 @@ def _fill_relu(fig, parts, scale, zp, values) -> ZeroPointReluPlot:
                 changed += grid.window
             if name in ("right", "wrong"):
                 i, j = values.winners[name]
-                grid.winner.set_xy((j - 0.42, i - 0.42))
+                _place_mark(grid.winner, (i, j))
                 changed.append(grid.winner)
             if name.startswith("pooled"):
                 i, j = values.index
-                grid.highlight.set_xy((j - 0.42, i - 0.42))
+                _place_mark(grid.highlight, (i, j))
                 code = int(arr[values.index])
                 value = float(real(np.array([code], dtype=dtype))[0])
                 if value < 0:
@@ -1214,7 +1226,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
         parts.axes[name] = kept[k]
     parts.codes.window = _window_marks(kept[1], len(view.window))
     parts.activated.window = _window_marks(kept[2], len(view.window))
-    parts.activated.winner = _cell_mark(kept[2])
+    parts.activated.winner = _cell_mark(kept[2], **_CODE_MARK)
     parts.raised = _raised_marks(kept[2], acc.shape)
     parts.pooled.highlight = _cell_mark(kept[3], color=style.HIGHLIGHT_COLOR, gid="highlight")
     kept[1].set_title(f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp",
@@ -1244,12 +1256,12 @@ def _fill_chain(parts, view) -> QuantChainPlot:
         _move_cells(patches, view.window)
         changed.setdefault(name, []).extend(patches)
     act = parts.activated
-    act.winner.set_xy((view.winner[1] - 0.42, view.winner[0] - 0.42))
+    _place_mark(act.winner, view.winner)
     raised = [tuple(int(v) for v in rc) for rc in np.argwhere(view.codes < chain.relu_floor)]
     shown = _show_raised(act.ax, parts.raised, raised)
     act.ax.title.set_text(f"3. ReLU at the real zero\nmax(q, zp) = max(q, {chain.relu_floor})")
     changed["activated"] += [act.winner, *shown]
-    parts.pooled.highlight.set_xy((j - 0.42, i - 0.42))
+    _place_mark(parts.pooled.highlight, (i, j))
     changed["pooled"].append(parts.pooled.highlight)
     scale = "s" if chain.scale is None else f"scale={chain.scale:g}"
     n, c = view.plane
