@@ -34,6 +34,8 @@ from .explorer import Explorer, FramesWidget, frames_widget
 from .glyphs import glyph_texts
 from .zero_point import (
     _blit_list,
+    _rebase_quant_chain,
+    _retype_zero_point_relu,
     plot_quant_chain,
     plot_zero_point_relu,
     update_quant_chain,
@@ -199,6 +201,23 @@ class ZeroPointReluExplorer(Explorer):
             self.chain_plot = update_quant_chain(self.chain_plot, chain, index)
             self.relu_plot = update_zero_point_relu(self.relu_plot, scale, zp, codes=chain.codes,
                                                     out_index=index)
+        elif self._restyled(structure):
+            # other accumulators of the same shape or another dtype, the same pool: every
+            # Axes and artist kept, the few static ones that change are changed in place;
+            # the figure is drawn again without a new layout (no margin can have changed)
+            changed = [self.chain_plot.axes["codes"], self.relu_plot.line_ax]
+            before = self._margins(changed) if dtype != self._structure[1] else None
+            self._structure = None
+            self.chain_plot = _rebase_quant_chain(self.chain_plot, chain, index)
+            _retype_zero_point_relu(self.relu_plot, dtype)
+            self.relu_plot = update_zero_point_relu(self.relu_plot, scale, zp, codes=chain.codes,
+                                                    out_index=index)
+            self._structure = structure
+            glyph_texts(self.figure, ticks=True)    # new ticks of the code axis: glyphs too
+            if before is not None and self._margins(changed) != before:
+                self._relayout()                    # the code axis or a title needs other room
+            else:
+                self.invalidate()
         else:
             self._structure = None
             top, bottom = self._top, self._bottom        # kept: their Axes are reused
@@ -225,6 +244,30 @@ class ZeroPointReluExplorer(Explorer):
                 "pooled_wrong": self.relu_plot.pooled_wrong.tolist(),
                 "out_index": index, "winner": self.chain_plot.winner,
                 "relu_floor": chain.relu_floor, "zero_point": zp, "dtype": dtype}
+
+    def _restyled(self, structure) -> bool:
+        """True when the drawn plots can show ``structure`` after in-place changes: the
+        accumulators keep their shape and the pool stays (only the preset's values or the
+        dtype differ)."""
+        if self._structure is None or self.chain_plot is None:
+            return False
+        preset, _, kernel, stride = self._structure
+        return (structure[2:] == (kernel, stride)
+                and np.shape(PRESETS[structure[0]]) == np.shape(PRESETS[preset]))
+
+    def _margins(self, axes) -> list | None:
+        """What the constrained layout sees of ``axes`` (their extents beyond their places,
+        ticks, labels and titles included, in pixels), or None before the first layout:
+        when a change leaves these as they were, the layout keeps every place."""
+        if self._frozen_layout is None:
+            return None
+        renderer = self.figure.canvas.get_renderer()
+        out = []
+        for ax in axes:
+            box, pos = ax.get_tightbbox(renderer, for_layout_only=True), ax.bbox
+            out.append(tuple(round(float(v), 6) for v in (
+                pos.x0 - box.x0, box.x1 - pos.x1, pos.y0 - box.y0, box.y1 - pos.y1)))
+        return out
 
     def _relayout(self) -> None:
         """After a new drawing: lay the figure out again at the next render (the kept Axes

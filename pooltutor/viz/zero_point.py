@@ -1192,30 +1192,28 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
         keep_axes(fig, kept)
     size = 12 if max(rows, cols) <= 4 else 10 if max(rows, cols) <= 8 else 8
     g = chain.geometry
-    from .heatmaps import _grid, _index_labels
+    from .heatmaps import _grid
 
     # 1. the accumulators: drawn once (the chain's other stages change in place)
     ax = kept[0]
     a_lo, a_hi = style.shared_limits(acc)
-    labels = style.TextCollection()
-    _grid(ax, acc, vmin=a_lo, vmax=a_hi, annotate=False)
-    colors = style.cell_text_colors(acc, a_lo, a_hi)
-    for (r, cc), v in np.ndenumerate(acc):
-        labels.add(cc, r, str(int(v)), size, str(colors[r, cc]), gid="value")
+    acc_image, _ = _grid(ax, acc, vmin=a_lo, vmax=a_hi, annotate=False)
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
+    labels = _accumulator_labels(ax, acc, size, a_lo, a_hi)
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_aspect("equal")
     for spine in ax.spines.values():
         spine.set_visible(False)
-    _index_labels(ax, labels, range(rows), range(cols), size=9)
     _room_for_indices(ax)
-    _out_of_layout(*ax.images, labels.draw(ax))
+    acc_labels = labels.draw(ax)
+    _out_of_layout(*ax.images, acc_labels)
     ax.set_title("1. accumulators (int32)", fontsize=11.5)
     parts = SimpleNamespace(acc=np.array(acc), dtype=chain.dtype, kernel=g.kernel,
                             stride=g.stride, shapes=(chain.accumulators.shape, pooled.shape),
-                            two_d=view.two_d, fig=fig)
+                            two_d=view.two_d, fig=fig, acc_image=acc_image,
+                            acc_labels=acc_labels, size=size)
     parts.acc_window = _window_marks(ax, len(view.window))
     parts.axes = {"accumulators": ax}
     # 2.-4. the code stages
@@ -1237,6 +1235,20 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     fig.suptitle("\n", fontsize=12.5)
     parts.suptitle = fig._suptitle
     return _fill_chain(parts, view)
+
+
+def _accumulator_labels(ax, acc, size, a_lo, a_hi):
+    """The accumulators' values (gid ``"value"``) and the row / column indices, in one
+    :class:`~pooltutor.viz.style.TextCollection` (drawn by its caller)."""
+    from .heatmaps import _index_labels
+
+    rows, cols = acc.shape
+    labels = style.TextCollection()
+    colors = style.cell_text_colors(acc, a_lo, a_hi)
+    for (r, cc), v in np.ndenumerate(acc):
+        labels.add(cc, r, str(int(v)), size, str(colors[r, cc]), gid="value")
+    _index_labels(ax, labels, range(rows), range(cols), size=9)
+    return labels
 
 
 def _fill_chain(parts, view) -> QuantChainPlot:
@@ -1310,3 +1322,57 @@ def update_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
         raise PoolTutorError("chain: its accumulators (the plane drawn), dtype or pool differ "
                              "from the plotted ones: draw it again with plot_quant_chain")
     return _fill_chain(parts, view)
+
+
+def _rebase_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
+    """:func:`update_quant_chain` for a chain whose accumulators (of the same shape) or
+    dtype differ from the plotted ones, with the same pool: the accumulator panel and the
+    codes panel's title are changed in place too.  Those are not among ``dynamic``: the
+    caller draws the whole figure again (its Axes and their places are kept, so its layout
+    stays).  The picture is the one :func:`plot_quant_chain` draws."""
+    parts = getattr(plot, "_parts", None)
+    if not isinstance(plot, QuantChainPlot) or parts is None:
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need the "
+                                 f"QuantChainPlot of plot_quant_chain")
+    view = _chain_view(chain, out_index)
+    if not (chain.geometry.kernel == parts.kernel and chain.geometry.stride == parts.stride
+            and (chain.accumulators.shape, view.pooled.shape) == parts.shapes):
+        raise PoolTutorError("chain: its accumulators' shape or its pool differ from the "
+                             "plotted ones: draw it again with plot_quant_chain")
+    if not np.array_equal(view.acc, parts.acc):
+        acc = np.array(view.acc)
+        a_lo, a_hi = style.shared_limits(acc)
+        parts.acc_image.set_data(acc.astype(float))
+        parts.acc_image.set_clim(a_lo, a_hi)
+        ax = parts.axes["accumulators"]
+        _set_texts(parts.acc_labels, _accumulator_labels(ax, acc, parts.size, a_lo, a_hi))
+        parts.acc = acc
+    if chain.dtype != parts.dtype:
+        parts.axes["codes"].title.set_text(
+            f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp")
+        parts.dtype = chain.dtype
+    return _fill_chain(parts, view)
+
+
+def _retype_zero_point_relu(plot, dtype) -> None:
+    """Make a :func:`plot_zero_point_relu` plot one of ``dtype`` codes in place (its code
+    axis, its label and the wrong ReLU's clamp); then :func:`update_zero_point_relu` fills
+    it.  The changed artists are not among ``dynamic``: the caller draws the whole figure
+    again (the Axes and their places are kept: a dtype changes no margin, the tick labels
+    of the code axis stay inside the Axes and the label keeps its height)."""
+    parts = getattr(plot, "_parts", None)
+    if not isinstance(plot, ZeroPointReluPlot) or parts is None:
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need the "
+                                 f"ZeroPointReluPlot of plot_zero_point_relu")
+    qmin, qmax = quant.dtype_range(dtype)
+    name = dtype if isinstance(dtype, str) else np.dtype(dtype).name
+    if name == parts.dtype:
+        return
+    t = parts.transfer
+    span = qmax - qmin
+    t.ax.set_xlim(qmin - _MARGIN * span, qmax + _MARGIN * span)
+    t.ax.xaxis.label.set_text(f"input code q ({name}, {qmin} .. {qmax})")
+    t.dtype, t.qmin, t.qmax = name, qmin, qmax
+    if "wrong" in parts.grids:
+        parts.grids["wrong"].ax.title.set_text(f"wrong ReLU\nmax(q, {max(qmin, 0)})")
+    parts.dtype, parts.qmin, parts.qmax = name, qmin, qmax
