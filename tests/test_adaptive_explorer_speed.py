@@ -191,3 +191,68 @@ def test_explorer_out_index_is_checked():
         AdaptiveBinsExplorer(output_size=4, out_index=-1, dpi=DPI)
     with pytest.raises(TypeError, match="out_index=1.5"):
         AdaptiveBinsExplorer(output_size=4, out_index=1.5, dpi=DPI)
+
+
+def change(e: AdaptiveBinsExplorer, what: str, value) -> None:
+    """Set a control (a tuple sets the (h, w) sliders, or the w slider alone for one value)
+    and redraw once, as a user's change does."""
+    widget = getattr(e, what)
+    with e._hold():
+        if isinstance(widget, tuple):
+            value = value if isinstance(value, tuple) else (value,)
+            for slider, v in zip(widget[2 - len(value):], value, strict=True):
+                slider.value = v
+        else:
+            widget.value = value
+    e._on_change()
+
+
+@pytest.mark.parametrize("params, changes", [
+    # the bench figure (10x10, export workaround): output size up and down, on both axes
+    (dict(ndim=2, input_size=10, output_size=4),
+     [("out_size", (4, 3), "!"), ("cell", (3, 2)), ("out_size", (4, 4)), ("out_size", (2, 5), "!"),
+      ("cell", (1, 4), "!"), ("out_size", (6, 6), "!")]),
+    # input size, op and the export workaround toggled between size changes; I < O (no
+    # workaround) and back
+    (dict(ndim=2, input_size=(7, 9), output_size=(3, 3)),
+     [("in_size", (8, 9), "!"), ("op", "avg"), ("out_size", (3, 4), "!"), ("show_fixed", False),
+      ("out_size", (2, 4), "!"), ("show_fixed", True, "!"), ("in_size", (2, 9), "!"),
+      ("out_size", (3, 5), "!"), ("in_size", (10, 10), "!"), ("cell", (2, 1), "!")]),
+    # 1-D: output and input sizes, op, the workaround (I < O too), and to 2-D and back
+    (dict(input_size=16, output_size=5),
+     [("out_size", 6, "!"), ("out_size", 5), ("cell", (3,), "!"), ("in_size", 11, "!"),
+      ("op", "avg"), ("out_size", 13, "!"), ("out_size", 4), ("show_fixed", False, "!"),
+      ("out_size", 7, "!"), ("ndim", 2, "!"), ("out_size", (3, 2), "!"), ("ndim", 1, "!")]),
+])
+def test_structure_changes_give_the_picture_of_a_fresh_explorer(params, changes):
+    e = AdaptiveBinsExplorer(**params, dpi=DPI)
+    for what, value, *check in changes:
+        if what == "cell":
+            set_cell(e, value)
+        else:
+            change(e, what, value)
+        assert e.error is None, e.error
+        if check:
+            assert_as_if_fresh(e)
+
+
+def test_structure_changes_with_invalid_combinations_in_between():
+    x = (np.arange(42.0) % 9).reshape(6, 7)
+    e = AdaptiveBinsExplorer(x, output_size=(4, 3), dpi=DPI)
+    axes = list(e.figure.axes)
+    change(e, "out_size", (3, 5))
+    assert e.figure.axes == axes            # the same panels, of other sizes: Axes kept
+    assert_as_if_fresh(e)
+    e.ndim.value = 1                        # a 2-D input cannot be shown with 1-D controls
+    assert e.error is not None
+    good = e.png
+    change(e, "out_size", (5, 2))           # still invalid: nothing drawn
+    assert e.error is not None and e.png == good
+    e.ndim.value = 2                        # valid again, with the new output size
+    assert e.error is None and e.state["output_size"] == (5, 2)
+    assert_as_if_fresh(e)
+    change(e, "out_size", (7, 2))           # I < O on the rows: no workaround, a note
+    assert e.error is None and e.warnings and e.state["fixed"] is None
+    assert_as_if_fresh(e)
+    change(e, "out_size", (2, 2))
+    assert_as_if_fresh(e)

@@ -418,7 +418,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         spine.set_visible(False)
     marks["title"] = title
     ax._pooltutor_marks = marks
-    ax.set_title("", fontsize=fontsize + 0.5)
+    ax.set_title("", fontsize=fontsize + 0.5, y=1.0)     # y given: no automatic placing
     _marks_1d(ax, o, winner)
     _out_of_layout(ax)
     return ax, ax, (ax if show_fixed else None), tuple(patches), winner
@@ -490,7 +490,7 @@ def _draw_output(out_ax, geom, result, op, vmin, vmax):
         _annotated_grid(out_ax, result, vmin, vmax)
         title = f"output (adaptive {op})"
     out_ax.tick_params(length=0, labelsize=10)
-    out_ax.set_title(title, fontsize=11)
+    out_ax.set_title(title, fontsize=11, y=1.0)
 
 
 #: zorder of the moving marks that sit on cells: above the written values (zorder 6), so that
@@ -567,7 +567,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
             for a in geom.axes]
     overlap = ("bins overlap (" + ", ".join(over) + ")" if any(a.overlapping for a in geom.axes)
                else "bins tile the input")
-    ax.set_title("", fontsize=11)
+    ax.set_title("", fontsize=11, y=1.0)       # y given: no automatic placing (nothing above)
     ax.tick_params(length=0, labelsize=10)
     marks = {"bins": (b0, b1), "values": values, "result": result, "out_ax": None,
              "title": f"adaptive {op} pool {geom.input_shape} \u2192 {geom.output_shape}\n"
@@ -585,7 +585,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         neutral_input(fixed_ax)
         if fixed is None:
             fixed_ax.set_title("no fixed-pool workaround: I < O on an axis gives floor(I/O) = 0",
-                               fontsize=11, color=style.WRONG_COLOR)
+                               fontsize=11, color=style.WRONG_COLOR, y=1.0)
         else:
             w0, w1 = fixed.windows
             same = [fixed.same[0][i] and fixed.same[1][j]
@@ -596,7 +596,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
             ndiff = sum(not s for s in same)
             verdict = ("every window is its bin: the export is exact" if fixed.equal else
                        f"{ndiff} of {len(same)} windows differ from their bin")
-            fixed_ax.set_title("", fontsize=11,
+            fixed_ax.set_title("", fontsize=11, y=1.0,
                                color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR)
             marks["fixed"] = (fixed_ax, w0, w1, same,
                               f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
@@ -616,7 +616,8 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                 marks["fixed_out_ax"] = fout_ax
                 fout_ax.set_title(f"fixed pool output:\n{nbad} of {fixed_result.size} differ "
                                   f"from adaptive\n(red dashes)" if nbad
-                                  else "fixed pool output\n= adaptive output", fontsize=11)
+                                  else "fixed pool output\n= adaptive output", fontsize=11,
+                                  y=1.0)
                 fout_ax.tick_params(length=0, labelsize=10)
             else:
                 fout_ax.axis("off")
@@ -729,7 +730,13 @@ class _AxesSource:
         return self.fig.axes
 
     def add_gridspec(self, *args, **kwargs):
-        return self.fig.add_gridspec(*args, **kwargs) if self.kept is None else _NoGrid()
+        if self.kept is None:
+            return self.fig.add_gridspec(*args, **kwargs)
+        # kept Axes of other sizes: their grid takes the new ratios (the layout is redone)
+        grid = self.kept[0].get_subplotspec().get_gridspec()
+        grid.set_width_ratios(kwargs.get("width_ratios"))
+        grid.set_height_ratios(kwargs.get("height_ratios"))
+        return _NoGrid()
 
     def add_subplot(self, *args, **kwargs):
         if self.kept is None:
@@ -851,10 +858,9 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
 
     figsize, cell_in = _sizing(shape, geom, fixed, show_fixed, values is not None)
     given = fig is not None
-    # a figure that last showed the same kind of plot keeps its Axes (and so an explorer's
-    # frozen layout): only what they show is redrawn
-    key = ("adaptive_bins", shape, geom.output_shape, bool(show_fixed), fixed is None,
-           values is None, tuple(np.round(fig.get_size_inches(), 3)) if given else None)
+    # a figure that last showed the same kind of plot (the same panels, whatever their sizes)
+    # keeps its Axes: only what they show is redrawn, their grid takes the new width ratios
+    key = ("adaptive_bins", len(shape), bool(show_fixed), fixed is None, values is None)
     fig, kept = prepare_figure(fig, key, figsize)
     if given and len(shape) == 1:       # label fitting follows the figure actually given
         cell_in = min(cell_in, (fig.get_figwidth() - 1.9) / shape[0])

@@ -308,6 +308,11 @@ class AdaptiveBinsExplorer(Explorer):
         """What the constrained layout of the figure reads, titles aside (their line counts)."""
         inputs = [tuple(np.round(self.figure.get_size_inches(), 6))]
         for ax in self.figure.axes:
+            spec = ax.get_subplotspec()
+            if spec is not None:                # kept Axes may sit in a grid of new ratios
+                grid = spec.get_gridspec()
+                inputs.append((spec.rowspan, spec.colspan, tuple(grid.get_width_ratios()),
+                               tuple(grid.get_height_ratios())))
             inputs.append((ax.axison, ax.title.get_text().count("\n"), ax.get_xlabel(),
                            ax.get_ylabel()))
             if ax.axison:
