@@ -1185,9 +1185,12 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     cell = min(0.8, 3.3 / max(rows, cols))
     width = 3 * (cols * cell + 0.5) + pooled.shape[1] * cell + 1.0
     figsize = (max(width, 12.0), max(rows * cell + 1.9, 3.8))
-    fig, kept = prepare_figure(fig, ("quant_chain", acc.shape, pooled.shape), figsize)
+    ratios = [cols, cols, cols, max(pooled.shape[1], 2.6)]
+    key = ("quant_chain", acc.shape, pooled.shape)
+    _reshape_chain_axes(fig, key, ratios)
+    fig, kept = prepare_figure(fig, key, figsize)
     if kept is None:
-        grid = fig.add_gridspec(1, 4, width_ratios=[cols, cols, cols, max(pooled.shape[1], 2.6)])
+        grid = fig.add_gridspec(1, 4, width_ratios=ratios)
         kept = [fig.add_subplot(grid[0, k]) for k in range(4)]
         keep_axes(fig, kept)
     size = 12 if max(rows, cols) <= 4 else 10 if max(rows, cols) <= 8 else 8
@@ -1235,6 +1238,28 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     fig.suptitle("\n", fontsize=12.5)
     parts.suptitle = fig._suptitle
     return _fill_chain(parts, view)
+
+
+def _reshape_chain_axes(fig, key, ratios) -> None:
+    """When ``fig`` shows a chain of other shapes on its own four Axes, give their grid the
+    width ratios of ``key``'s shapes and let :func:`~pooltutor.viz.indices.prepare_figure`
+    keep them: a new Axes costs far more than emptying one.  The Axes' places are then
+    those a new grid with these ratios gives."""
+    if fig is None:
+        return
+    old = getattr(fig, "_pooltutor_key", None)
+    kept = getattr(fig, "_pooltutor_axes", None)
+    if (not isinstance(old, tuple) or not old or old[0] != "quant_chain" or old == key
+            or not kept or len(kept) != 4 or list(fig.axes) != list(kept)):
+        return
+    specs = [ax.get_subplotspec() for ax in kept]
+    grid = specs[0].get_gridspec() if specs[0] is not None else None
+    if grid is None or grid.get_geometry() != (1, 4) or any(
+            spec is None or spec.get_gridspec() is not grid or (spec.num1, spec.num2) != (k, k)
+            for k, spec in enumerate(specs)):
+        return
+    grid.set_width_ratios(ratios)
+    fig._pooltutor_key = key
 
 
 def _accumulator_labels(ax, acc, size, a_lo, a_hi):
