@@ -460,10 +460,37 @@ def _marks_1d(ax, o, winner) -> None:
     ax.title.set_text("\n".join(title))
 
 
+def _grid(ax, values, vmin, vmax, cmap=style.CMAP):
+    """:func:`style.draw_grid` without values written and without its tick style (each 2-D
+    panel sets its own: :func:`_tick_style`)."""
+    import matplotlib as mpl
+
+    rows, cols = values.shape
+    extent = (-0.5, cols - 0.5, rows - 0.5, -0.5)
+    cm = mpl.colormaps[cmap].with_extremes(bad="#ffffff")
+    image = ax.imshow(np.ma.masked_invalid(values.astype(float)), cmap=cm, vmin=vmin,
+                      vmax=vmax, extent=extent, interpolation="nearest")
+    ax.set_xticks(range(cols))
+    ax.set_yticks(range(rows))
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    return image
+
+
+def _tick_style(ax, size) -> None:
+    """``ax.tick_params(length=0, labelsize=size)``, skipped on kept Axes that have it
+    already (it restyles every tick: ~3 ms a panel); ticks made later take it too."""
+    if getattr(ax, "_pooltutor_tick_style", None) != size:
+        ax.tick_params(length=0, labelsize=size)
+        ax._pooltutor_tick_style = size
+
+
 def _annotated_grid(ax, values, vmin, vmax, size=10.5):
     """A heatmap with its values written (one text collection, gid ``"value"``) and its
     row / column indices as ticks."""
-    style.draw_grid(ax, values, vmin=vmin, vmax=vmax, annotate=False)
+    _grid(ax, values, vmin, vmax)
     labels = style.TextCollection()
     colors = style.cell_text_colors(values, vmin, vmax)
     for (i, j), v in np.ndenumerate(values):
@@ -478,7 +505,7 @@ def _draw_output(out_ax, geom, result, op, vmin, vmax):
     if result is None:
         from matplotlib.patches import Rectangle
 
-        style.draw_grid(out_ax, np.zeros(shape), vmin=0, vmax=1, cmap="Greys", annotate=False)
+        _grid(out_ax, np.zeros(shape), 0, 1, "Greys")
         for idx in np.ndindex(*shape):
             out_ax.add_patch(Rectangle((idx[1] - 0.5, idx[0] - 0.5), 1, 1, fill=False,
                                        edgecolor="#c8c8c8", linewidth=0.8))
@@ -489,7 +516,7 @@ def _draw_output(out_ax, geom, result, op, vmin, vmax):
     else:
         _annotated_grid(out_ax, result, vmin, vmax)
         title = f"output (adaptive {op})"
-    out_ax.tick_params(length=0, labelsize=10)
+    _tick_style(out_ax, 10)
     out_ax.set_title(title, fontsize=11, y=1.0)
 
 
@@ -531,7 +558,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         # white cells with the values written in black: the bins' colours must stay readable;
         # the cell borders as one collection, the values as one text collection
         shown = np.zeros((rows, cols)) if values is None else values
-        style.draw_grid(target, shown, vmin=0, vmax=1, cmap="Greys", annotate=False)
+        _grid(target, shown, 0, 1, "Greys")
         target.images[-1].set_alpha(0.0)
         style.cell_squares(target, [(i, j) for i in range(rows) for j in range(cols)], "cell",
                            facecolors="none", edgecolors="#c8c8c8", linewidths=0.6,
@@ -568,7 +595,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     overlap = ("bins overlap (" + ", ".join(over) + ")" if any(a.overlapping for a in geom.axes)
                else "bins tile the input")
     ax.set_title("", fontsize=11, y=1.0)       # y given: no automatic placing (nothing above)
-    ax.tick_params(length=0, labelsize=10)
+    _tick_style(ax, 10)
     marks = {"bins": (b0, b1), "values": values, "result": result, "out_ax": None,
              "title": f"adaptive {op} pool {geom.input_shape} \u2192 {geom.output_shape}\n"
                       f"{overlap}", "fixed": None, "fixed_out_ax": None}
@@ -618,10 +645,10 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                                   f"from adaptive\n(red dashes)" if nbad
                                   else "fixed pool output\n= adaptive output", fontsize=11,
                                   y=1.0)
-                fout_ax.tick_params(length=0, labelsize=10)
+                _tick_style(fout_ax, 10)
             else:
                 fout_ax.axis("off")
-        fixed_ax.tick_params(length=0, labelsize=10)
+        _tick_style(fixed_ax, 10)
     for target in fig.axes:
         _out_of_layout(target)
     ax._pooltutor_marks = marks
@@ -701,6 +728,65 @@ def _marks_2d(ax, out_index, winner) -> None:
         fixed_ax.title.set_text(f"{title}\noutput {out_index}: {here}")
         if marks["fixed_out_ax"] is not None:
             moved(mark("fixed-highlight", marks["fixed_out_ax"], highlight), out_index)
+
+
+#: Text layouts (``Text._get_layout``) by everything they are computed from: a kept tick
+#: label, title or axis label is measured once, not at each of the constrained layout's
+#: passes and draws (the layout of a structure change measures ~350 texts)
+_LAYOUTS: dict = {}
+
+
+def _text_layout_class():
+    from .glyphs import GlyphText
+
+    class LaidOutText(GlyphText):
+        """A :class:`~pooltutor.viz.glyphs.GlyphText` whose ``_get_layout`` (the box and
+        line metrics of the text at its anchor; the position is applied after) is computed
+        once per string, font, alignment, rotation, dpi and renderer type."""
+
+        def _get_layout(self, renderer):
+            if self.get_wrap():
+                return super()._get_layout(renderer)
+            key = (self.get_text(), hash(self._fontproperties), self.get_usetex(),
+                   self.get_parse_math(), self._linespacing, _root_dpi(self),
+                   self._get_multialignment(), self.get_rotation(), self.get_rotation_mode(),
+                   self._horizontalalignment, self._verticalalignment, type(renderer),
+                   getattr(renderer, "dpi", None))
+            layout = _LAYOUTS.get(key)
+            if layout is None:
+                if len(_LAYOUTS) > 4096:
+                    _LAYOUTS.clear()
+                layout = _LAYOUTS[key] = super()._get_layout(renderer)
+            return layout
+
+    return LaidOutText
+
+
+def _root_dpi(artist) -> float:
+    fig = artist.get_figure(root=True)
+    return fig.dpi
+
+
+_LAID_OUT = []
+
+
+def _measure_once(fig) -> None:
+    """Make the plain texts of ``fig`` (titles, axis labels, tick labels: each Axis' ticks
+    made first) :func:`_text_layout_class` texts."""
+    from matplotlib.text import Text
+
+    from .glyphs import GlyphText, figure_texts
+
+    if not _LAID_OUT:
+        _LAID_OUT.append(_text_layout_class())
+    cls = _LAID_OUT[0]
+    for ax in fig.axes:
+        if ax.axison:
+            for axis in (ax.xaxis, ax.yaxis):
+                axis.get_major_ticks(len(axis.get_majorticklocs()))
+    for text in figure_texts(fig):
+        if type(text) in (Text, GlyphText):
+            text.__class__ = cls
 
 
 def _out_of_layout(ax):
@@ -873,6 +959,7 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     marks = ax._pooltutor_marks
     marks["winners"] = None if result is None or op != "max" else pooled.indices[0, 0]
     marks["owner"] = patches            # what move_adaptive_bins checks it is moving
+    _measure_once(fig)
     return AdaptiveBinsPlot(fig, ax, out_ax, fixed_ax, geom, patches, out_index, winner,
                             result, fixed, fixed_result)
 
