@@ -35,6 +35,7 @@ from .glyphs import glyph_texts
 from .zero_point import (
     _blit_list,
     _rebase_quant_chain,
+    _repool_zero_point_relu,
     _retype_zero_point_relu,
     plot_quant_chain,
     plot_zero_point_relu,
@@ -145,6 +146,7 @@ class ZeroPointReluExplorer(Explorer):
         self.chain_plot = None
         self.relu_plot = None
         self._structure = None          # what the drawn Axes and static artists show
+        self._laid_out = None           # the watched Axes and their margins at the last layout
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -205,8 +207,6 @@ class ZeroPointReluExplorer(Explorer):
             # other accumulators of the same shape or another dtype, the same pool: every
             # Axes and artist kept, the few static ones that change are changed in place;
             # the figure is drawn again without a new layout (no margin can have changed)
-            changed = [self.chain_plot.axes["codes"], self.relu_plot.line_ax]
-            before = self._margins(changed) if dtype != self._structure[1] else None
             self._structure = None
             self.chain_plot = _rebase_quant_chain(self.chain_plot, chain, index)
             _retype_zero_point_relu(self.relu_plot, dtype)
@@ -214,10 +214,29 @@ class ZeroPointReluExplorer(Explorer):
                                                     out_index=index)
             self._structure = structure
             glyph_texts(self.figure, ticks=True)    # new ticks of the code axis: glyphs too
-            if before is not None and self._margins(changed) != before:
-                self._relayout()                    # the code axis or a title needs other room
-            else:
+            if self._same_layout():
                 self.invalidate()
+            else:
+                self._relayout()                    # the code axis or a title needs other room
+        elif self._structure is not None and self.relu_plot is not None:
+            # another shape of accumulators or another pool: the chain drawn again on its
+            # Axes, the code panels below drawn again, the transfer plot kept; laid out
+            # again only when the width ratios or the margins of a changed Axes differ
+            old_preset = self._structure[0]
+            same_grid = self._chain_ratios(old_preset, *self._structure[2:]) == \
+                self._chain_ratios(*structure[:1], *structure[2:])
+            self._structure = None
+            self.chain_plot = plot_quant_chain(chain, index, fig=self._top)
+            _retype_zero_point_relu(self.relu_plot, dtype)
+            self.relu_plot = _repool_zero_point_relu(self.relu_plot, scale, zp, chain.codes,
+                                                     kernel=self.kernel.value,
+                                                     stride=self.stride.value, out_index=index)
+            self._structure = structure
+            glyph_texts(self.figure, ticks=True)
+            if self._same_layout() and same_grid:
+                self.invalidate()
+            else:
+                self._relayout()
         else:
             self._structure = None
             top, bottom = self._top, self._bottom        # kept: their Axes are reused
@@ -255,25 +274,69 @@ class ZeroPointReluExplorer(Explorer):
         return (structure[2:] == (kernel, stride)
                 and np.shape(PRESETS[structure[0]]) == np.shape(PRESETS[preset]))
 
-    def _margins(self, axes) -> list | None:
-        """What the constrained layout sees of ``axes`` (their extents beyond their places,
-        ticks, labels and titles included, in pixels), or None before the first layout:
-        when a change leaves these as they were, the layout keeps every place."""
-        if self._frozen_layout is None:
-            return None
+    @staticmethod
+    def _chain_ratios(preset, kernel, stride):
+        """The width ratios of the chain's panels (those of plot_quant_chain's grid)."""
+        shape = np.shape(PRESETS[preset])
+        pooled = pool_geometry(shape, kernel, stride).output_shape
+        return (shape[1], max(pooled[1], 2.6))
+
+    def _margins(self, axes) -> list:
+        """What the constrained layout sees of ``axes``: how far the box around each (its
+        drawn box, x and y axis with their ticks and labels, spines and titles: everything
+        of these Axes in the layout, their cells, marks and texts are out of it) reaches out
+        of its grid place on each side, in pixels."""
+        from matplotlib.transforms import Bbox
+
         renderer = self.figure.canvas.get_renderer()
         out = []
         for ax in axes:
-            box, pos = ax.get_tightbbox(renderer, for_layout_only=True), ax.bbox
-            out.append(tuple(round(float(v), 6) for v in (
-                pos.x0 - box.x0, box.x1 - pos.x1, pos.y0 - box.y0, box.y1 - pos.y1)))
+            place = ax.get_position(original=True).transformed(
+                ax.get_figure(root=False).transSubfigure)
+            boxes = [ax.get_window_extent(renderer),
+                     ax.xaxis.get_tightbbox(renderer, for_layout_only=True),
+                     ax.yaxis.get_tightbbox(renderer, for_layout_only=True)]
+            boxes += [spine.get_window_extent(renderer) for spine in ax.spines.values()
+                      if spine.get_visible()]
+            ax._update_title_position(renderer)
+            boxes += [t.get_window_extent(renderer) for t in (ax.title, ax._left_title,
+                                                              ax._right_title)
+                      if t.get_visible() and t.get_text()]
+            box = Bbox.union([b for b in boxes if b is not None and b.width + b.height > 0])
+            # the layout takes a side's margin as the larger of this and 0 (a box inside its
+            # place on a side needs no room there)
+            out.append(tuple(round(max(0.0, float(v)), 6) for v in (
+                place.x0 - box.x0, place.y0 - box.y0, box.x1 - place.x1, box.y1 - place.y1)))
         return out
+
+    def _watched_axes(self) -> list:
+        """The Axes whose part in the layout a change of structure can change: the code
+        axis and title of the chain's codes, the pooled panels, the transfer plot."""
+        return [self.chain_plot.axes["codes"], self.chain_plot.axes["pooled"],
+                self.relu_plot.line_ax, self.relu_plot.grid_axes["pooled_wrong"]]
+
+    def _same_layout(self) -> bool:
+        """True when the margins of the watched Axes are those of the last layout (taken
+        after it): the layout would put every Axes where it is."""
+        kept = self._laid_out
+        return (kept is not None and self._frozen_layout is not None
+                and kept[0] == self._watched_axes() and self._margins(kept[0]) == kept[1])
+
+    def render(self) -> bytes:
+        laying_out = self._frozen_layout is None
+        png = super().render()
+        if laying_out and self._frozen_layout is not None and self.relu_plot is not None:
+            axes = self._watched_axes()             # laid out just now: its margins, kept
+            self._laid_out = (axes, self._margins(axes))
+        return png
 
     def _relayout(self) -> None:
         """After a new drawing: lay the figure out again at the next render (the kept Axes
         may need other margins) and redraw its background; every text drawn as filled
         glyph outlines."""
         self.invalidate()
+        if self._frozen_layout is None:     # not drawn since the last layout: the places
+            self.reset_positions()          # it left, not the grid's
         self._thaw_layout(force=True)       # laid out from the grid, as a new explorer's
         glyph_texts(self.figure, ticks=True)
 

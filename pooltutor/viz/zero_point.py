@@ -983,34 +983,39 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     # (smaller text beside a row of panels, when not every panel is drawn)
     fs = (lambda v: v) if full or values is None else (lambda v: round(v * 0.78, 1))   # noqa: E731
     transfer = _new_transfer(kept[0], dtype, qmin, qmax, values is not None, fs)
-    grids = {}
-    if values is not None:
-        block = values.block
-        titles = {"codes": "input codes", "wrong": f"wrong ReLU\nmax(q, {max(qmin, 0)})"}
-        g = values.geometry
-        pool_text = (f"max pool k={g.kernel[0] if g.kernel[0] == g.kernel[1] else g.kernel} "
-                     f"s={g.stride[0] if g.stride[0] == g.stride[1] else g.stride}")
-        titles["pooled_right"] = f"{pool_text}\nof the right ReLU"
-        titles["pooled_wrong"] = f"{pool_text}\nof the wrong ReLU"
-        for k, name in enumerate(panels):
-            ax = kept[1 + k]
-            shape = values.pooled_right.shape if name.startswith("pooled") else block.shape
-            grid = _new_grid(ax, shape, indices=False)
-            color = (style.RIGHT_COLOR if "right" in name else
-                     style.WRONG_COLOR if "wrong" in name else "black")
-            ax.set_title(titles.get(name, "\n"), fontsize=11, color=color)
-            if name in ("codes", "right", "wrong"):
-                grid.window = _window_marks(ax, len(values.window))
-            if name in ("right", "wrong"):
-                grid.winner = _cell_mark(ax, **_CODE_MARK)
-            if name.startswith("pooled"):
-                grid.highlight = _cell_mark(ax, color=style.HIGHLIGHT_COLOR, gid="highlight")
-                ax.set_xlabel("\u2007", fontsize=10.5)
-            grids[name] = grid
+    grids = {} if values is None else _new_panels(dict(zip(panels, kept[1:])), values, qmin)
     parts = SimpleNamespace(transfer=transfer, grids=grids, dtype=dtype, qmin=qmin, qmax=qmax,
                             kernel=kernel, stride=stride,
                             shape=None if values is None else values.block.shape)
     return _fill_relu(fig, parts, scale, zp, values)
+
+
+def _new_panels(axes, values, qmin) -> dict:
+    """The code panels of :func:`plot_zero_point_relu` on ``axes`` (panel name -> empty
+    Axes, in drawing order), for the block's shape and the pool of ``values``."""
+    block = values.block
+    titles = {"codes": "input codes", "wrong": f"wrong ReLU\nmax(q, {max(qmin, 0)})"}
+    g = values.geometry
+    pool_text = (f"max pool k={g.kernel[0] if g.kernel[0] == g.kernel[1] else g.kernel} "
+                 f"s={g.stride[0] if g.stride[0] == g.stride[1] else g.stride}")
+    titles["pooled_right"] = f"{pool_text}\nof the right ReLU"
+    titles["pooled_wrong"] = f"{pool_text}\nof the wrong ReLU"
+    grids = {}
+    for name, ax in axes.items():
+        shape = values.pooled_right.shape if name.startswith("pooled") else block.shape
+        grid = _new_grid(ax, shape, indices=False)
+        color = (style.RIGHT_COLOR if "right" in name else
+                 style.WRONG_COLOR if "wrong" in name else "black")
+        ax.set_title(titles.get(name, "\n"), fontsize=11, color=color)
+        if name in ("codes", "right", "wrong"):
+            grid.window = _window_marks(ax, len(values.window))
+        if name in ("right", "wrong"):
+            grid.winner = _cell_mark(ax, **_CODE_MARK)
+        if name.startswith("pooled"):
+            grid.highlight = _cell_mark(ax, color=style.HIGHLIGHT_COLOR, gid="highlight")
+            ax.set_xlabel("\u2007", fontsize=10.5)
+        grids[name] = grid
+    return grids
 
 
 def _fill_relu(fig, parts, scale, zp, values) -> ZeroPointReluPlot:
@@ -1401,3 +1406,27 @@ def _retype_zero_point_relu(plot, dtype) -> None:
     if "wrong" in parts.grids:
         parts.grids["wrong"].ax.title.set_text(f"wrong ReLU\nmax(q, {max(qmin, 0)})")
     parts.dtype, parts.qmin, parts.qmax = name, qmin, qmax
+
+
+def _repool_zero_point_relu(plot, scale, zero_point, codes, *, kernel, stride,
+                            out_index=(0, 0)) -> ZeroPointReluPlot:
+    """:func:`update_zero_point_relu` for a block of another shape or another pool: the code
+    panels are drawn again on their Axes, the transfer plot (which shows neither) is kept
+    and filled in place.  The new panels are not among ``dynamic``: the caller draws the
+    whole figure again (and lays it out again when their margins changed).  The picture is
+    the one :func:`plot_zero_point_relu` draws with the same panels."""
+    from .indices import _strip
+
+    parts = getattr(plot, "_parts", None)
+    if not isinstance(plot, ZeroPointReluPlot) or parts is None or parts.shape is None:
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need the "
+                                 f"ZeroPointReluPlot of plot_zero_point_relu with codes")
+    dtype, qmin, qmax, scale, zp = _check_params(scale, zero_point, parts.dtype)
+    block = _checked_block(codes, dtype, qmin, qmax)
+    values = _relu_values(block, scale, zp, dtype, kernel, stride, out_index)
+    axes = {name: grid.ax for name, grid in parts.grids.items()}
+    for ax in axes.values():
+        _strip(ax)
+    parts.grids = _new_panels(axes, values, qmin)
+    parts.kernel, parts.stride, parts.shape = kernel, stride, block.shape
+    return _fill_relu(plot.figure, parts, scale, zp, values)
