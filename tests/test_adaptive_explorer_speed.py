@@ -26,7 +26,7 @@ from pooltutor.viz.adaptive_explorer import (  # noqa: E402
     AdaptiveBinsExplorer,
     pi_digits,
 )
-from pooltutor.viz.explorer import BandPngEncoder, figure_png, new_figure  # noqa: E402
+from pooltutor.viz.explorer import figure_png, new_figure  # noqa: E402
 
 DPI = 20            # small PNGs: the same code paths as at 80 dpi, a fraction of the time
 

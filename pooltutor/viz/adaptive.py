@@ -463,13 +463,22 @@ def _marks_1d(ax, o, winner) -> None:
 def _grid(ax, values, vmin, vmax, cmap=style.CMAP):
     """:func:`style.draw_grid` without values written and without its tick style (each 2-D
     panel sets its own: :func:`_tick_style`)."""
-    import matplotlib as mpl
-
     rows, cols = values.shape
     extent = (-0.5, cols - 0.5, rows - 0.5, -0.5)
-    cm = mpl.colormaps[cmap].with_extremes(bad="#ffffff")
-    image = ax.imshow(np.ma.masked_invalid(values.astype(float)), cmap=cm, vmin=vmin,
-                      vmax=vmax, extent=extent, interpolation="nearest")
+    shown = np.ma.masked_invalid(values.astype(float))
+    kept = [im for im in ax.images if getattr(im, "pooltutor_static", False)]
+    if kept:                    # a kept panel: its image takes the new values (set in place)
+        image = kept[0]
+        image.set_data(shown)
+        image.set_extent(extent)
+        if image.cmap.name != cmap:
+            image.set_cmap(_bad_white(cmap))
+        image.set_clim(vmin, vmax)
+        image.set_alpha(None)
+    else:
+        image = ax.imshow(shown, cmap=_bad_white(cmap), vmin=vmin, vmax=vmax, extent=extent,
+                          interpolation="nearest")
+        image.pooltutor_static = True       # kept by prepare_figure's strip of the Axes
     ax.set_xticks(range(cols))
     ax.set_yticks(range(rows))
     ax.set_xlim(-0.5, cols - 0.5)
@@ -477,6 +486,12 @@ def _grid(ax, values, vmin, vmax, cmap=style.CMAP):
     for spine in ax.spines.values():
         spine.set_visible(False)
     return image
+
+
+def _bad_white(cmap):
+    import matplotlib as mpl
+
+    return mpl.colormaps[cmap].with_extremes(bad="#ffffff")
 
 
 def _tick_style(ax, size) -> None:
@@ -558,8 +573,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         # white cells with the values written in black: the bins' colours must stay readable;
         # the cell borders as one collection, the values as one text collection
         shown = np.zeros((rows, cols)) if values is None else values
-        _grid(target, shown, 0, 1, "Greys")
-        target.images[-1].set_alpha(0.0)
+        _grid(target, shown, 0, 1, "Greys").set_alpha(0.0)
         style.cell_squares(target, [(i, j) for i in range(rows) for j in range(cols)], "cell",
                            facecolors="none", edgecolors="#c8c8c8", linewidths=0.6,
                            zorder=0.5)
@@ -784,9 +798,31 @@ def _measure_once(fig) -> None:
         if ax.axison:
             for axis in (ax.xaxis, ax.yaxis):
                 axis.get_major_ticks(len(axis.get_majorticklocs()))
+                if "_update_ticks" not in vars(axis):
+                    axis._update_ticks = _ticks_once.__get__(axis)
     for text in figure_texts(fig):
         if type(text) in (Text, GlyphText):
             text.__class__ = cls
+
+
+def _ticks_once(axis):
+    """``Axis._update_ticks`` (locate and format the ticks, put them in place and return those
+    in view), done again only when its locators, formatters, view interval, tick styles or
+    ticks changed: the layout's passes and the draw call it ~9 times an axis, each time with
+    the same result (it does not depend on where the Axes sit)."""
+    from matplotlib.axis import Axis
+
+    key = (axis.major.locator, axis.minor.locator, axis.major.formatter, axis.minor.formatter,
+           *axis.majorTicks, None, *axis.minorTicks)
+    state = (tuple(axis.get_view_interval()), axis.get_scale(),
+             repr(sorted(axis._major_tick_kw.items())), repr(sorted(axis._minor_tick_kw.items())))
+    kept = getattr(axis, "_pooltutor_ticks", None)
+    if (kept is not None and kept[2] == state and len(kept[0]) == len(key)
+            and all(a is b for a, b in zip(kept[0], key, strict=True))):
+        return list(kept[1])
+    ticks = Axis._update_ticks(axis)
+    axis._pooltutor_ticks = (key, list(ticks), state)
+    return ticks
 
 
 def _out_of_layout(ax):
