@@ -498,7 +498,8 @@ def _tick_style(ax, size) -> None:
     """``ax.tick_params(length=0, labelsize=size)``, skipped on kept Axes that have it
     already (it restyles every tick: ~3 ms a panel); ticks made later take it too."""
     if getattr(ax, "_pooltutor_tick_style", None) != size:
-        ax.tick_params(length=0, labelsize=size)
+        # no tick lines: they have length 0 (nothing drawn), but each still costs a draw
+        ax.tick_params(length=0, labelsize=size, bottom=False, left=False)
         ax._pooltutor_tick_style = size
 
 
