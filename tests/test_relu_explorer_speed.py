@@ -146,6 +146,78 @@ SEQUENCES = {
 }
 
 
+# changes of structure, each drawn by the fast structure paths (the Axes kept; the static
+# artists changed in place or only the code panels drawn again; laid out again only when a
+# margin or the grid changed): dtype both ways (negative zero points too), every preset
+# (same shape and other shapes), pools that keep or change the pooled shape, invalid pools
+STRUCTURE_SEQUENCES = {
+    "dtypes and presets": ("4x4 mixed", "uint8", 100, [
+        dict(dtype="int8", zero_point=-20), dict(dtype="uint8", zero_point=3),
+        dict(preset="4x4 ties (rounding)"), dict(dtype="int8", zero_point=-128),
+        dict(preset="seed 003 (TV29)"), dict(preset="all negative (TV31)", zero_point=-1),
+        dict(dtype="uint8", zero_point=255), dict(preset="3x3 (floor: one output)"),
+        dict(preset="4x4 mixed", dtype="int8", zero_point=0, cell=(1, 0))]),
+    "pools": ("4x4 mixed", "int8", -60, [
+        dict(kernel=3), dict(kernel=2, stride=1, cell=(2, 1)), dict(kernel=3, stride=1),
+        dict(preset="seed 003 (TV29)", invalid=True), dict(kernel=1), dict(stride=3),
+        dict(preset="4x4 mixed", kernel=4, stride=4),
+        dict(dtype="uint8", zero_point=128, kernel=2, stride=2),
+        dict(preset="3x3 (floor: one output)", kernel=4, invalid=True),
+        dict(kernel=3), dict(kernel=2, stride=1, dtype="int8", zero_point=5)]),
+}
+#: the steps checked against a new explorer (the others against one drawn anew)
+NEW_AT = {("dtypes and presets", 0), ("dtypes and presets", 7), ("pools", 2), ("pools", 10)}
+
+
+@pytest.mark.parametrize("name", list(STRUCTURE_SEQUENCES))
+def test_structure_changes_draw_what_a_fresh_explorer_draws(name):
+    preset, dtype, zp, steps = STRUCTURE_SEQUENCES[name]
+    e = ZeroPointReluExplorer(preset=preset, dtype=dtype, zero_point=zp, dpi=LOW)
+    axes = list(e.figure.axes)
+    layouts = []
+    relayout = e._relayout
+    e._relayout = lambda: (layouts.append(1), relayout())[1]
+    for k, step in enumerate(steps):
+        step = dict(step)
+        invalid = step.pop("invalid", False)
+        set_controls(e, **step)
+        if invalid:
+            assert e.error is not None and "does not fit" in e.error, (k, step)
+            assert e.image.value != e.png
+            continue
+        assert list(e.figure.axes) == axes, (k, step)       # every Axes kept
+        assert_same_picture(e, f"{name}: step {k} {step}", new=(name, k) in NEW_AT)
+        if k % 3 == 1:                                      # then a fast update
+            set_controls(e, zero_point=e.zero_point.min + 7, scale=3.0)
+            assert_same_picture(e, f"{name}: step {k} then a zero point")
+    assert 0 < len(layouts) < len(steps)        # some changes kept the layout, some not
+
+
+def test_a_dtype_change_keeps_the_artists_and_the_layout():
+    """At the explorer's resolution: int8 <-> uint8 changes the artists in place, draws
+    the figure once and lays nothing out again; so does a pool of the same pooled size
+    (k=2 s=2 -> k=3 s=2 -> k=3 s=1, all on 4x4 accumulators)."""
+    e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100)
+    t = e.relu_plot._parts.transfer
+    keep = (t.legend[0], t.identity, t.ylabels, e.chain_plot._parts.acc_labels)
+    layouts = []
+    relayout = e._relayout
+    e._relayout = lambda: (layouts.append(1), relayout())[1]
+    full = count_full_draws(e)
+    for k, dtype in enumerate(("int8", "uint8", "int8")):
+        e.dtype.value = dtype
+        assert len(full) == k + 1 and layouts == []
+    t = e.relu_plot._parts.transfer
+    assert (t.legend[0], t.identity, t.ylabels, e.chain_plot._parts.acc_labels) == keep
+    assert e.relu_plot.line_ax.get_xlabel() == "input code q (int8, -128 .. 127)"
+    assert_same_picture(e, "int8 at 80 dpi", new=True)
+    e.zero_point.value = -20
+    e.kernel.value = 3
+    e.stride.value = 1
+    assert layouts == []
+    assert_same_picture(e, "k=3 s=1 at 80 dpi")
+
+
 @pytest.mark.parametrize("name", list(SEQUENCES))
 def test_fast_updates_draw_what_a_fresh_explorer_draws(name):
     preset, dtype, zp, steps = SEQUENCES[name]

@@ -226,6 +226,8 @@ class ZeroPointReluExplorer(Explorer):
             same_grid = self._chain_ratios(old_preset, *self._structure[2:]) == \
                 self._chain_ratios(*structure[:1], *structure[2:])
             self._structure = None
+            suptitle = self._top._suptitle
+            placed = None if suptitle is None else suptitle.get_position()
             self.chain_plot = plot_quant_chain(chain, index, fig=self._top)
             _retype_zero_point_relu(self.relu_plot, dtype)
             self.relu_plot = _repool_zero_point_relu(self.relu_plot, scale, zp, chain.codes,
@@ -235,6 +237,8 @@ class ZeroPointReluExplorer(Explorer):
             glyph_texts(self.figure, ticks=True)
             if self._same_layout() and same_grid:
                 self.invalidate()
+                if placed is not None:          # where the layout put it, not the default
+                    self._top._suptitle.set_position(placed)
             else:
                 self._relayout()
         else:
