@@ -260,7 +260,7 @@ def _draw_bars(ax, spans, lanes, y0, labels, short, colors, cell_in, *, dashed=F
                                facecolor=(*mpl.colors.to_rgb(colors[i]), 0.3), edgecolor=edge,
                                linewidth=1.8, linestyle=(0, (4, 2)) if dashed else "-", gid=gid,
                                zorder=2)
-        ax.add_patch(patch)
+        ax.add_artist(patch)
         patches.append(patch)
         length = stop - start - 0.16
         text = labels[i] if _fits(labels[i], length, cell_in, fontsize) else short[i]
@@ -295,7 +295,7 @@ def _value_cells(ax, centers, values, y, vmin, vmax, gid, fontsize):
     for xc, v in zip(centers, values, strict=False):
         finite = np.isfinite(v)
         color = cmap(min(max((float(v) - vmin) / span, 0.0), 1.0)) if finite else "white"
-        ax.add_patch(Rectangle((xc - 0.5, y - 0.5), 1, 1, facecolor=color, edgecolor="white",
+        ax.add_artist(Rectangle((xc - 0.5, y - 0.5), 1, 1, facecolor=color, edgecolor="white",
                                linewidth=1.0, zorder=1, gid=gid))
         ax.text(xc, y, style.format_value(v), ha="center", va="center", fontsize=fontsize,
                 color=style.cell_text_color(float(v), vmin, vmax) if finite else "black",
@@ -318,12 +318,15 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     # the input row
     if values is None:
         for j in range(size):
-            ax.add_patch(Rectangle((j - 0.5, -0.5), 1, 1, facecolor="white", edgecolor="#888888",
+            ax.add_artist(Rectangle((j - 0.5, -0.5), 1, 1, facecolor="white", edgecolor="#888888",
                                    linewidth=1, gid="cell"))
     else:
-        style.draw_grid(ax, values[None, :], vmin=vmin, vmax=vmax, annotate=True)
-        for t in ax.texts:
-            t.set_fontsize(fontsize)
+        # style.draw_grid(annotate=True) at this font size; the tick style is set below
+        _grid(ax, values[None, :], vmin, vmax)
+        colors = style.cell_text_colors(values, vmin, vmax)
+        for j, v in enumerate(values):
+            ax.text(j, 0, style.format_value(v), ha="center", va="center", fontsize=fontsize,
+                    color=str(colors[j]), gid="value")
 
     # the bins, overlapping ones on separate lanes
     y_bins = 1.25
@@ -401,7 +404,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
             marks["fixed_output"] = (y, centers)
             for c, v, r in zip(centers, fixed_result, result, strict=True):
                 if not np.isclose(v, r, equal_nan=True):
-                    ax.add_patch(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
+                    ax.add_artist(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
                                            edgecolor=style.WRONG_COLOR, linewidth=2.5,
                                            linestyle=(0, (3, 1.5)), zorder=5, gid="mismatch"))
             ticks.append(y)
@@ -412,7 +415,7 @@ def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
     ax.set_xticks(range(size))
     ax.set_yticks(ticks)
     ax.set_yticklabels(tick_labels)
-    ax.tick_params(length=0, labelsize=fontsize - 0.5)
+    _tick_style(ax, fontsize - 0.5)
     ax.set_xlabel("w (input position)", fontsize=fontsize - 0.5)
     for spine in ax.spines.values():
         spine.set_visible(False)
@@ -523,7 +526,7 @@ def _draw_output(out_ax, geom, result, op, vmin, vmax):
 
         _grid(out_ax, np.zeros(shape), 0, 1, "Greys")
         for idx in np.ndindex(*shape):
-            out_ax.add_patch(Rectangle((idx[1] - 0.5, idx[0] - 0.5), 1, 1, fill=False,
+            out_ax.add_artist(Rectangle((idx[1] - 0.5, idx[0] - 0.5), 1, 1, fill=False,
                                        edgecolor="#c8c8c8", linewidth=0.8))
             bins = [a.bins[i] for a, i in zip(geom.axes, idx, strict=False)]
             out_ax.text(idx[1], idx[0], "x".join(str(b - a) for a, b in bins), ha="center",
@@ -651,7 +654,7 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
                 for idx in np.ndindex(*fixed_result.shape):
                     if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
                         nbad += 1
-                        fout_ax.add_patch(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
+                        fout_ax.add_artist(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
                                                     fill=False, edgecolor=style.WRONG_COLOR,
                                                     linewidth=2.5, linestyle=(0, (3, 1.5)),
                                                     gid="mismatch"))
