@@ -207,6 +207,7 @@ class ZeroPointReluExplorer(Explorer):
             # other accumulators of the same shape or another dtype, the same pool: every
             # Axes and artist kept, the few static ones that change are changed in place;
             # the figure is drawn again without a new layout (no margin can have changed)
+            old_dtype = self._structure[1]
             self._structure = None
             self.chain_plot = _rebase_quant_chain(self.chain_plot, chain, index)
             _retype_zero_point_relu(self.relu_plot, dtype)
@@ -214,7 +215,7 @@ class ZeroPointReluExplorer(Explorer):
                                                     out_index=index)
             self._structure = structure
             glyph_texts(self.figure, ticks=True)    # new ticks of the code axis: glyphs too
-            if self._same_layout():
+            if self._same_layout([0, 2] if dtype != old_dtype else []):
                 self.invalidate()
             else:
                 self._relayout()                    # the code axis or a title needs other room
@@ -222,7 +223,7 @@ class ZeroPointReluExplorer(Explorer):
             # another shape of accumulators or another pool: the chain drawn again on its
             # Axes, the code panels below drawn again, the transfer plot kept; laid out
             # again only when the width ratios or the margins of a changed Axes differ
-            old_preset = self._structure[0]
+            old_preset, old_dtype = self._structure[:2]
             same_grid = self._chain_ratios(old_preset, *self._structure[2:]) == \
                 self._chain_ratios(*structure[:1], *structure[2:])
             self._structure = None
@@ -235,7 +236,7 @@ class ZeroPointReluExplorer(Explorer):
                                                      stride=self.stride.value, out_index=index)
             self._structure = structure
             glyph_texts(self.figure, ticks=True)
-            if self._same_layout() and same_grid:
+            if same_grid and self._same_layout([1, 3, 0, 2] if dtype != old_dtype else [1, 3]):
                 self.invalidate()
                 if placed is not None:          # where the layout put it, not the default
                     self._top._suptitle.set_position(placed)
@@ -319,12 +320,14 @@ class ZeroPointReluExplorer(Explorer):
         return [self.chain_plot.axes["codes"], self.chain_plot.axes["pooled"],
                 self.relu_plot.line_ax, self.relu_plot.grid_axes["pooled_wrong"]]
 
-    def _same_layout(self) -> bool:
-        """True when the margins of the watched Axes are those of the last layout (taken
-        after it): the layout would put every Axes where it is."""
+    def _same_layout(self, changed) -> bool:
+        """True when the margins of the watched Axes numbered ``changed`` (those whose
+        ticks, labels or titles this change of structure changed) are those of the last
+        layout (taken after it): the layout would put every Axes where it is."""
         kept = self._laid_out
-        return (kept is not None and self._frozen_layout is not None
-                and kept[0] == self._watched_axes() and self._margins(kept[0]) == kept[1])
+        if kept is None or self._frozen_layout is None or kept[0] != self._watched_axes():
+            return False
+        return self._margins([kept[0][k] for k in changed]) == [kept[1][k] for k in changed]
 
     def render(self) -> bytes:
         laying_out = self._frozen_layout is None

@@ -769,7 +769,7 @@ def _new_transfer(ax, dtype, qmin, qmax, with_block, fs):
     t.real_axis_label = ax.text(0.5, 1, "real value of the input code, (q \u2212 zp)\u00b7s",
                                 transform=_offset(ax, ax.transAxes, 0, top_gap),
                                 ha="center", va="bottom", fontsize=fs(10.5), gid="real-axis")
-    ax.set_title("\n", fontsize=fs(12), pad=top_gap + 1.4 * fs(10.5) + 5)
+    ax.set_title("\n", fontsize=fs(12), pad=top_gap + 1.4 * fs(10.5) + 5, y=1.0)
     _out_of_layout(t.zero, t.grid, t.disagree, t.zp_line, t.zero_line, t.identity, t.wrong,
                    t.right, t.zp_label, t.zero_label, t.yticks, t.xticks, t.ylabels, t.xlabels,
                    t.real_axis_label, *([t.block] if with_block else []))
@@ -1006,7 +1006,7 @@ def _new_panels(axes, values, qmin) -> dict:
         grid = _new_grid(ax, shape, indices=False)
         color = (style.RIGHT_COLOR if "right" in name else
                  style.WRONG_COLOR if "wrong" in name else "black")
-        ax.set_title(titles.get(name, "\n"), fontsize=11, color=color)
+        ax.set_title(titles.get(name, "\n"), fontsize=11, color=color, y=1.0)
         if name in ("codes", "right", "wrong"):
             grid.window = _window_marks(ax, len(values.window))
         if name in ("right", "wrong"):
@@ -1202,7 +1202,9 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     g = chain.geometry
     from .heatmaps import _grid
 
-    # 1. the accumulators: drawn once (the chain's other stages change in place)
+    # 1. the accumulators: drawn once (the chain's other stages change in place); every
+    # title at y=1.0 (where matplotlib's automatic placement puts it above these Axes
+    # without top ticks, found at every draw and layout at a cost)
     ax = kept[0]
     a_lo, a_hi = style.shared_limits(acc)
     acc_image, _ = _grid(ax, acc, vmin=a_lo, vmax=a_hi, annotate=False)
@@ -1217,7 +1219,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     _room_for_indices(ax)
     acc_labels = labels.draw(ax)
     _out_of_layout(*ax.images, acc_labels)
-    ax.set_title("1. accumulators (int32)", fontsize=11.5)
+    ax.set_title("1. accumulators (int32)", fontsize=11.5, y=1.0)
     parts = SimpleNamespace(acc=np.array(acc), dtype=chain.dtype, kernel=g.kernel,
                             stride=g.stride, shapes=(chain.accumulators.shape, pooled.shape),
                             two_d=view.two_d, fig=fig, acc_image=acc_image,
@@ -1236,10 +1238,10 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
     parts.raised = _raised_marks(kept[2], acc.shape)
     parts.pooled.highlight = _cell_mark(kept[3], color=style.HIGHLIGHT_COLOR, gid="highlight")
     kept[1].set_title(f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp",
-                      fontsize=10.5)
-    kept[2].set_title("\n", fontsize=10.5)
+                      fontsize=10.5, y=1.0)
+    kept[2].set_title("\n", fontsize=10.5, y=1.0)
     kept[3].set_title(f"4. max pool {g.kernel[0]}x{g.kernel[1]}\nstride {_pair(g.stride)}, "
-                      f"no padding", fontsize=11.5)
+                      f"no padding", fontsize=11.5, y=1.0)
     fig.suptitle("\n", fontsize=12.5)
     parts.suptitle = fig._suptitle
     return _fill_chain(parts, view)
