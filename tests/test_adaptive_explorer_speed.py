@@ -208,31 +208,36 @@ def change(e: AdaptiveBinsExplorer, what: str, value) -> None:
 
 
 @pytest.mark.parametrize("params, changes", [
+    # ("!": compared with a fresh explorer there; "=": the change kept every Axes)
     # the bench figure (10x10, export workaround): output size up and down, on both axes
     (dict(ndim=2, input_size=10, output_size=4),
-     [("out_size", (4, 3), "!"), ("cell", (3, 2)), ("out_size", (4, 4)), ("out_size", (2, 5), "!"),
-      ("cell", (1, 4), "!"), ("out_size", (6, 6), "!")]),
+     [("out_size", (4, 3), "=!"), ("cell", (3, 2)), ("out_size", (4, 4), "="),
+      ("out_size", (2, 5), "=!"), ("cell", (1, 4), "!"), ("out_size", (6, 6), "=")]),
     # input size, op and the export workaround toggled between size changes; I < O (no
-    # workaround) and back
+    # workaround: other panels) and back
     (dict(ndim=2, input_size=(7, 9), output_size=(3, 3)),
-     [("in_size", (8, 9), "!"), ("op", "avg"), ("out_size", (3, 4), "!"), ("show_fixed", False),
-      ("out_size", (2, 4), "!"), ("show_fixed", True, "!"), ("in_size", (2, 9), "!"),
-      ("out_size", (3, 5), "!"), ("in_size", (10, 10), "!"), ("cell", (2, 1), "!")]),
+     [("in_size", (8, 9), "="), ("op", "avg", "="), ("out_size", (3, 4), "=!"),
+      ("show_fixed", False), ("out_size", (2, 4), "="), ("show_fixed", True, "!"),
+      ("in_size", (2, 9), "=!"), ("out_size", (3, 5), "!"), ("in_size", (10, 10)),
+      ("cell", (2, 1), "!")]),
     # 1-D: output and input sizes, op, the workaround (I < O too), and to 2-D and back
     (dict(input_size=16, output_size=5),
-     [("out_size", 6, "!"), ("out_size", 5), ("cell", (3,), "!"), ("in_size", 11, "!"),
-      ("op", "avg"), ("out_size", 13, "!"), ("out_size", 4), ("show_fixed", False, "!"),
-      ("out_size", 7, "!"), ("ndim", 2, "!"), ("out_size", (3, 2), "!"), ("ndim", 1, "!")]),
+     [("out_size", 6, "=!"), ("out_size", 5, "="), ("cell", (3,)), ("in_size", 11, "="),
+      ("op", "avg", "="), ("out_size", 13, "!"), ("out_size", 4), ("show_fixed", False),
+      ("out_size", 7, "=!"), ("ndim", 2), ("out_size", (3, 2), "!"), ("ndim", 1, "!")]),
 ])
 def test_structure_changes_give_the_picture_of_a_fresh_explorer(params, changes):
     e = AdaptiveBinsExplorer(**params, dpi=DPI)
     for what, value, *check in changes:
+        axes = list(e.figure.axes)
         if what == "cell":
             set_cell(e, value)
         else:
             change(e, what, value)
         assert e.error is None, e.error
-        if check:
+        flags = check[0] if check else ""
+        assert (e.figure.axes == axes) == ("=" in flags) or what == "cell"
+        if "!" in flags:
             assert_as_if_fresh(e)
 
 
