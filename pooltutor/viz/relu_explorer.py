@@ -35,6 +35,7 @@ from .glyphs import glyph_texts
 from .zero_point import (
     _blit_list,
     _rebase_quant_chain,
+    _repool_quant_chain,
     _repool_zero_point_relu,
     _retype_zero_point_relu,
     plot_quant_chain,
@@ -229,7 +230,10 @@ class ZeroPointReluExplorer(Explorer):
             self._structure = None
             suptitle = self._top._suptitle
             placed = None if suptitle is None else suptitle.get_position()
-            self.chain_plot = plot_quant_chain(chain, index, fig=self._top)
+            if np.shape(PRESETS[old_preset]) == acc.shape:     # another pool
+                self.chain_plot = _repool_quant_chain(self.chain_plot, chain, index)
+            else:
+                self.chain_plot = plot_quant_chain(chain, index, fig=self._top)
             _retype_zero_point_relu(self.relu_plot, dtype)
             self.relu_plot = _repool_zero_point_relu(self.relu_plot, scale, zp, chain.codes,
                                                      kernel=self.kernel.value,

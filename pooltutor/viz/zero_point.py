@@ -1371,6 +1371,13 @@ def _rebase_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
             and (chain.accumulators.shape, view.pooled.shape) == parts.shapes):
         raise PoolTutorError("chain: its accumulators' shape or its pool differ from the "
                              "plotted ones: draw it again with plot_quant_chain")
+    _restyle_chain(parts, chain, view)
+    return _fill_chain(parts, view)
+
+
+def _restyle_chain(parts, chain, view) -> None:
+    """Show the accumulators and the dtype of ``chain`` (accumulators of the drawn shape)
+    in the static artists of a chain plot."""
     if not np.array_equal(view.acc, parts.acc):
         acc = np.array(view.acc)
         a_lo, a_hi = style.shared_limits(acc)
@@ -1383,6 +1390,45 @@ def _rebase_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
         parts.axes["codes"].title.set_text(
             f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp")
         parts.dtype = chain.dtype
+
+
+def _repool_quant_chain(plot, chain, out_index=None) -> QuantChainPlot:
+    """:func:`update_quant_chain` for a chain of another pool (or accumulators of the same
+    shape, or another dtype): the pooled panel is drawn again on its Axes, the window
+    outlines made anew when the window size changed, the rest changed in place.  What
+    changed is not all among ``dynamic``: the caller draws the whole figure again (and
+    lays it out again when a margin changed).  The picture is the one
+    :func:`plot_quant_chain` draws."""
+    from .indices import _strip
+
+    parts = getattr(plot, "_parts", None)
+    if not isinstance(plot, QuantChainPlot) or parts is None:
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need the "
+                                 f"QuantChainPlot of plot_quant_chain")
+    view = _chain_view(chain, out_index)
+    if chain.accumulators.shape != parts.shapes[0] or not view.two_d:
+        raise PoolTutorError("chain: its accumulators' shape differs from the plotted one: "
+                             "draw it again with plot_quant_chain")
+    _restyle_chain(parts, chain, view)
+    count = len(view.window)
+    if count != len(parts.codes.window):            # another window size: other outlines
+        for patch in (*parts.acc_window, *parts.codes.window, *parts.activated.window):
+            patch.remove()
+        parts.acc_window = _window_marks(parts.axes["accumulators"], count)
+        parts.codes.window = _window_marks(parts.axes["codes"], count)
+        parts.activated.window = _window_marks(parts.axes["activated"], count)
+    cols = view.acc.shape[1]
+    _reshape_chain_axes(parts.fig, ("quant_chain", view.acc.shape, view.pooled.shape),
+                        [cols, cols, cols, max(view.pooled.shape[1], 2.6)])
+    ax = parts.axes["pooled"]
+    _strip(ax)
+    parts.pooled = _new_grid(ax, view.pooled.shape, size=parts.size)
+    parts.pooled.highlight = _cell_mark(ax, color=style.HIGHLIGHT_COLOR, gid="highlight")
+    g = chain.geometry
+    ax.set_title(f"4. max pool {g.kernel[0]}x{g.kernel[1]}\nstride {_pair(g.stride)}, "
+                 f"no padding", fontsize=11.5, y=1.0)
+    parts.kernel, parts.stride = g.kernel, g.stride
+    parts.shapes = (chain.accumulators.shape, view.pooled.shape)
     return _fill_chain(parts, view)
 
 
