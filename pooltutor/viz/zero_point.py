@@ -1459,8 +1459,9 @@ def _retype_zero_point_relu(plot, dtype) -> None:
 def _repool_zero_point_relu(plot, scale, zero_point, codes, *, kernel, stride,
                             out_index=(0, 0)) -> ZeroPointReluPlot:
     """:func:`update_zero_point_relu` for a block of another shape or another pool: the code
-    panels are drawn again on their Axes, the transfer plot (which shows neither) is kept
-    and filled in place.  The new panels are not among ``dynamic``: the caller draws the
+    panels are drawn again on their Axes (only the pooled ones and new window outlines when
+    the block keeps its shape), the transfer plot (which shows neither) is kept and filled
+    in place.  The new panels are not among ``dynamic``: the caller draws the
     whole figure again (and lays it out again when their margins changed).  The picture is
     the one :func:`plot_zero_point_relu` draws with the same panels."""
     from .indices import _strip
@@ -1472,9 +1473,19 @@ def _repool_zero_point_relu(plot, scale, zero_point, codes, *, kernel, stride,
     dtype, qmin, qmax, scale, zp = _check_params(scale, zero_point, parts.dtype)
     block = _checked_block(codes, dtype, qmin, qmax)
     values = _relu_values(block, scale, zp, dtype, kernel, stride, out_index)
-    axes = {name: grid.ax for name, grid in parts.grids.items()}
+    same = block.shape == parts.shape           # then only the pooled panels change shape
+    axes = {name: grid.ax for name, grid in parts.grids.items()
+            if not same or name.startswith("pooled")}
     for ax in axes.values():
         _strip(ax)
-    parts.grids = _new_panels(axes, values, qmin)
+    grids = dict(parts.grids)
+    if same:                                    # the other panels: new window outlines
+        for grid in grids.values():
+            if hasattr(grid, "window") and len(grid.window) != len(values.window):
+                for patch in grid.window:
+                    patch.remove()
+                grid.window = _window_marks(grid.ax, len(values.window))
+    grids.update(_new_panels(axes, values, qmin))
+    parts.grids = {name: grids[name] for name in parts.grids}     # in drawing order
     parts.kernel, parts.stride, parts.shape = kernel, stride, block.shape
     return _fill_relu(plot.figure, parts, scale, zp, values)
