@@ -836,13 +836,6 @@ def _out_of_layout(ax):
         artist.set_in_layout(False)
 
 
-class _NoGrid:
-    """A grid spec stand-in while kept Axes are handed out (its cells are never used)."""
-
-    def __getitem__(self, key):
-        return None
-
-
 class _AxesSource:
     """What the drawing functions call ``fig``: a figure's ``add_gridspec`` / ``add_subplot``,
     or, when the figure kept its Axes (:func:`~pooltutor.viz.indices.prepare_figure`), the
@@ -855,25 +848,44 @@ class _AxesSource:
     def axes(self):
         return self.fig.axes
 
-    def add_gridspec(self, *args, **kwargs):
-        if self.kept is None:
-            return self.fig.add_gridspec(*args, **kwargs)
-        # kept Axes of other sizes: their grid takes the new ratios (the layout is redone)
-        grid = self.kept[0].get_subplotspec().get_gridspec()
-        grid.set_width_ratios(kwargs.get("width_ratios"))
-        grid.set_height_ratios(kwargs.get("height_ratios"))
-        return _NoGrid()
+    def add_gridspec(self, nrows, ncols, **kwargs):
+        if self.kept is not None:
+            grid = self.kept[0].get_subplotspec().get_gridspec()
+            if grid.get_geometry() == (nrows, ncols):
+                # kept Axes of other sizes: their grid takes the new ratios (laid out again)
+                grid.set_width_ratios(kwargs.get("width_ratios"))
+                grid.set_height_ratios(kwargs.get("height_ratios"))
+                return grid
+        return self.fig.add_gridspec(nrows, ncols, **kwargs)
 
-    def add_subplot(self, *args, **kwargs):
-        if self.kept is None:
-            ax = self.fig.add_subplot(*args, **kwargs)
-        else:
+    def add_subplot(self, spec=None):
+        if self.kept is not None and len(self.made) < len(self.kept):
             ax = self.kept[len(self.made)]
+            if spec is not None and ax.get_subplotspec() != spec:
+                ax.set_subplotspec(spec)    # a new grid (other rows): the kept Axes move in
+        else:
+            ax = self.fig.add_subplot() if spec is None else self.fig.add_subplot(spec)
         self.made.append(ax)
         return ax
 
     def __getattr__(self, name):
         return getattr(self.fig, name)
+
+
+def _keep_top_row(fig, key) -> None:
+    """A 2-D plot whose panels change only below (the export workaround shown or hidden, or
+    possible or not) keeps its top row, the input and the output: the Axes below it are
+    removed, and the figure is marked as showing ``key`` with only those two kept (they
+    move into the new grid: :class:`_AxesSource`)."""
+    old = getattr(fig, "_pooltutor_key", None)
+    kept = getattr(fig, "_pooltutor_axes", None)
+    if (old is None or old == key or old[:3] != key[:3] or not kept or len(kept) < 2
+            or len(fig.axes) != len(kept) or any(ax not in fig.axes for ax in kept)):
+        return
+    for ax in kept[2:]:
+        ax.remove()
+    fig._pooltutor_key = key
+    fig._pooltutor_axes = kept[:2]
 
 
 def _short(t):
@@ -986,7 +998,12 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     given = fig is not None
     # a figure that last showed the same kind of plot (the same panels, whatever their sizes)
     # keeps its Axes: only what they show is redrawn, their grid takes the new width ratios
-    key = ("adaptive_bins", len(shape), bool(show_fixed), fixed is None, values is None)
+    # (1-D: one Axes whatever is shown; 2-D: the export workaround's row of panels comes and
+    # goes under the kept top row, see _keep_top_row)
+    key = (("adaptive_bins", 1, values is None) if len(shape) == 1 else
+           ("adaptive_bins", 2, values is None, bool(show_fixed), show_fixed and fixed is None))
+    if given and len(shape) == 2:
+        _keep_top_row(fig, key)
     fig, kept = prepare_figure(fig, key, figsize)
     if given and len(shape) == 1:       # label fitting follows the figure actually given
         cell_in = min(cell_in, (fig.get_figwidth() - 1.9) / shape[0])
@@ -994,8 +1011,7 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     draw = _plot_1d if len(shape) == 1 else _plot_2d
     ax, out_ax, fixed_ax, patches, winner = draw(source, values, geom, out_index, op, show_fixed,
                                                  result, fixed, fixed_result, winner, cell_in)
-    if kept is None:
-        keep_axes(fig, source.made)
+    keep_axes(fig, source.made)
     marks = ax._pooltutor_marks
     marks["winners"] = None if result is None or op != "max" else pooled.indices[0, 0]
     marks["owner"] = patches            # what move_adaptive_bins checks it is moving
