@@ -2,10 +2,11 @@
 
 A parameter change (zero point, scale, multiplier, rounding, pooled cell) changes the
 drawn artists in place and redraws only them over a cached background (blitting); a
-change of structure (accumulators, dtype, pool) draws everything anew.  Each step here
-compares the PNG after the fast path with the PNG of an explorer made directly with the
-same controls, pixel for pixel, including invalid combinations (the error label path)
-in between.  The public in-place functions (``update_zero_point_relu``,
+change of structure (accumulators, dtype, pool) keeps the Axes, changes or rebuilds only
+what it changes and draws the figure again, laid out again only when a margin changed.
+Each step here compares the PNG after the fast path with the PNG of an explorer made
+directly with the same controls, pixel for pixel, including invalid combinations (the
+error label path) in between.  The public in-place functions (``update_zero_point_relu``,
 ``update_quant_chain``) are compared with fresh static plots the same way.
 """
 

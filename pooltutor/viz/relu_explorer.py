@@ -8,7 +8,9 @@ scale, the max pool and the pooled cell to
 clamp at the zero point against the wrong ``max(q, 0)``, on the chain's own
 codes), on one persistent figure.  The zero-point slider follows the dtype's
 range and the pooled-cell sliders the pooled size; a pool that does not fit
-the accumulators shows its reason instead of raising.
+the accumulators shows its reason instead of raising.  A parameter change is
+redrawn in place and blitted; a change of dtype, accumulators or pool keeps every
+Axes and redraws the figure, without a new layout when no margin changed.
 :meth:`ZeroPointReluExplorer.static_widget` (or :func:`zero_point_relu_frames`)
 is the kernel-free form: one frame per zero point.
 
@@ -191,8 +193,13 @@ class ZeroPointReluExplorer(Explorer):
 
     def draw(self) -> dict[str, Any]:
         """Compute the chain, then change the drawn plots in place (blitted by
-        :meth:`render`: only what the values change is drawn again), or draw them anew
-        when the accumulators, the dtype or the pool changed."""
+        :meth:`render`: only what the values change is drawn again).  A change of structure
+        keeps every Axes: other accumulators of the same shape or another dtype change the
+        few static artists they show in place; another pool draws only the pooled panels
+        again (and new window outlines); accumulators of another shape draw the chain and
+        the code panels again, the transfer plot kept.  The figure is then drawn whole,
+        laid out again only when the chain's width ratios or the margins of an Axes the
+        change touched differ from those of the last layout."""
         acc = np.array(PRESETS[self.preset.value], dtype=np.int32)
         dtype, zp, scale = self.dtype.value, self.zero_point.value, self.scale.value
         chain = quant.relu_max_pool_chain(acc, self.multiplier.value, zp, dtype,

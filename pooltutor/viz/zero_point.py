@@ -983,7 +983,8 @@ def plot_zero_point_relu(scale, zero_point, dtype="uint8", codes=None, *, kernel
     # (smaller text beside a row of panels, when not every panel is drawn)
     fs = (lambda v: v) if full or values is None else (lambda v: round(v * 0.78, 1))   # noqa: E731
     transfer = _new_transfer(kept[0], dtype, qmin, qmax, values is not None, fs)
-    grids = {} if values is None else _new_panels(dict(zip(panels, kept[1:])), values, qmin)
+    grids = {} if values is None else _new_panels(dict(zip(panels, kept[1:], strict=True)),
+                                                  values, qmin)
     parts = SimpleNamespace(transfer=transfer, grids=grids, dtype=dtype, qmin=qmin, qmax=qmax,
                             kernel=kernel, stride=stride,
                             shape=None if values is None else values.block.shape)
