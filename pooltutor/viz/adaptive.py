@@ -804,6 +804,7 @@ def _measure_once(fig) -> None:
                 axis.get_major_ticks(len(axis.get_majorticklocs()))
                 if "_update_ticks" not in vars(axis):
                     axis._update_ticks = _ticks_once.__get__(axis)
+                    axis._get_ticklabel_bboxes = _tick_boxes_once.__get__(axis)
     for text in figure_texts(fig):
         if type(text) in (Text, GlyphText):
             text.__class__ = cls
@@ -827,6 +828,27 @@ def _ticks_once(axis):
     ticks = Axis._update_ticks(axis)
     axis._pooltutor_ticks = (key, list(ticks), state)
     return ticks
+
+
+def _tick_boxes_once(axis, ticks, renderer):
+    """``Axis._get_ticklabel_bboxes``: the boxes of the tick labels, measured again only when
+    the ticks, their labels and styles, the Axes' place or limits or the dpi changed (an axis'
+    tight box and its label's position each ask for them, at every layout pass and draw)."""
+    from matplotlib.axis import Axis
+
+    import weakref
+
+    ax = axis.axes
+    key = (weakref.ref(renderer), ax.get_figure(root=True).dpi, ax.transAxes.get_matrix().tobytes(),
+           ax.transData.get_matrix().tobytes(), repr(sorted(axis._major_tick_kw.items())),
+           *[(t, t.label1.get_text(), t.label1.get_visible(), t.label2.get_text(),
+              t.label2.get_visible()) for t in ticks])
+    kept = getattr(axis, "_pooltutor_boxes", None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    boxes = Axis._get_ticklabel_bboxes(axis, ticks, renderer)
+    axis._pooltutor_boxes = (key, boxes)
+    return boxes
 
 
 def _out_of_layout(ax):
