@@ -834,9 +834,9 @@ def _tick_boxes_once(axis, ticks, renderer):
     """``Axis._get_ticklabel_bboxes``: the boxes of the tick labels, measured again only when
     the ticks, their labels and styles, the Axes' place or limits or the dpi changed (an axis'
     tight box and its label's position each ask for them, at every layout pass and draw)."""
-    from matplotlib.axis import Axis
-
     import weakref
+
+    from matplotlib.axis import Axis
 
     ax = axis.axes
     key = (weakref.ref(renderer), ax.get_figure(root=True).dpi, ax.transAxes.get_matrix().tobytes(),
