@@ -455,6 +455,8 @@ class Explorer:
                 self.figure.set_layout_engine(engine)
                 self._frozen_layout = None
                 self.reset_positions()
+        elif force:                 # not frozen (nothing drawn since the last layout): the
+            self.reset_positions()  # places that layout left, not the grid's
 
     def reset_positions(self) -> None:
         """Put every subfigure and gridded Axes back where its grid places it, where the

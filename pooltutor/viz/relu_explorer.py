@@ -353,8 +353,6 @@ class ZeroPointReluExplorer(Explorer):
         may need other margins) and redraw its background; every text drawn as filled
         glyph outlines."""
         self.invalidate()
-        if self._frozen_layout is None:     # not drawn since the last layout: the places
-            self.reset_positions()          # it left, not the grid's
         self._thaw_layout(force=True)       # laid out from the grid, as a new explorer's
         glyph_texts(self.figure, ticks=True)
 
