@@ -12,6 +12,10 @@ Another output cell (1-D or 2-D) only moves the cell's marks and retitles
 (:func:`~pooltutor.viz.adaptive.move_adaptive_bins`), blitted over the cached
 rest of the figure, and the PNG is encoded band by band, only the changed
 bands anew (:class:`~pooltutor.viz.explorer.BandPngEncoder`); the picture is that of a full draw.
+A structure change (input or output size, op, the export workaround) redraws the figure but
+keeps the Axes whose panel stays (the top row when the workaround's row comes or goes): their
+images, ticks and tick styles are updated in place, and the panels are laid out again only
+when what the layout reads changed.
 
 >>> e = AdaptiveBinsExplorer(input_size=7, output_size=4, dpi=30)     # TV25
 >>> e.state["bin"], e.state["output"]
