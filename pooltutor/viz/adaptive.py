@@ -578,18 +578,30 @@ def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_
         # the cell borders as one collection, the values as one text collection
         shown = np.zeros((rows, cols)) if values is None else values
         _grid(target, shown, 0, 1, "Greys").set_alpha(0.0)
-        style.cell_squares(target, [(i, j) for i in range(rows) for j in range(cols)], "cell",
-                           facecolors="none", edgecolors="#c8c8c8", linewidths=0.6,
-                           zorder=0.5)
+        # a kept panel keeps its borders and values while the input stays (output size, op)
+        key = (rows, cols, None if values is None else (values.dtype.str, values.tobytes()))
+        kept = [c for c in target.collections if getattr(c, "pooltutor_static", False)]
+        if not kept or getattr(target, "_pooltutor_input", None) != key:
+            cells_and_values(target, kept, key)
+        target.set_xlabel("w", fontsize=10)
+        _label_rows(target, "h")
+
+    def cells_and_values(target, old, key):
+        for c in old:
+            c.remove()
+        made = [style.cell_squares(target, [(i, j) for i in range(rows) for j in range(cols)],
+                                   "cell", facecolors="none", edgecolors="#c8c8c8",
+                                   linewidths=0.6, zorder=0.5)]
         if values is not None and max(rows, cols) <= style.MAX_ANNOTATED:
             labels = style.TextCollection()
             for i in range(rows):
                 for j in range(cols):
                     labels.add(j, i, style.format_value(values[i, j]),
                                10 if max(rows, cols) <= 10 else 8, gid="value")
-            labels.draw(target, zorder=6)
-        target.set_xlabel("w", fontsize=10)
-        _label_rows(target, "h")
+            made.append(labels.draw(target, zorder=6))
+        for c in made:
+            c.pooltutor_static = True           # kept by prepare_figure's strip of the Axes
+        target._pooltutor_input = key
 
     def rectangles(target, spans0, spans1, colors, gid, dashed=False, alpha=0.16, edge=None,
                    linewidth=1.8):
