@@ -269,6 +269,37 @@ def test_readme_quick_start_commands():
         assert name in readme
 
 
+def test_readme_pictures_exist_and_docs_img_has_no_orphans():
+    """Every picture the README shows is in docs/img, and every picture there is shown."""
+    import re
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\]\((docs/img/[\w.-]+\.png)\)", readme))
+    stored = {f"docs/img/{p.name}" for p in (REPO_ROOT / "docs" / "img").glob("*.png")}
+    assert shown and shown <= stored, f"missing: {sorted(shown - stored)}"
+    assert stored <= shown, f"not shown in the README: {sorted(stored - shown)}"
+
+
+def test_gallery_script_draws_every_picture(tmp_path):
+    """docs/make_images.py draws the README's gallery with the public plot functions."""
+    import importlib.util
+
+    from PIL import Image
+
+    spec = importlib.util.spec_from_file_location("make_images",
+                                                  REPO_ROOT / "docs" / "make_images.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    written = module.render(tmp_path)
+    assert sorted(p.name for p in written) == sorted(module.PICTURES)
+    for path in written:
+        assert (REPO_ROOT / "docs" / "img" / path.name).exists()
+        with Image.open(path) as img:
+            w, h = img.size
+            assert img.format == "PNG" and w >= 400 and h >= 300
+            assert len(img.convert("RGB").getcolors(1 << 20)) > 50   # a real picture
+
+
 def test_ci_script_runs_the_readme_test_command():
     run = REPO_ROOT / ".ci" / "run"
     assert run.stat().st_mode & stat.S_IXUSR, ".ci/run must be executable"
