@@ -278,6 +278,42 @@ def test_greyed_picture_after_an_error_is_the_full_drawing():
     assert_same_picture(e, "back after the error")
 
 
+
+def test_the_kept_lower_layer_is_drawn_again_when_it_changes():
+    """A zero-point change that moves no code out of range keeps the lower blitted layer
+    (cell colours, real values, outlines, marks): its copy is restored, the rest drawn
+    over it.  A change of those (scale: other real values; a pooled cell: other marks; a
+    zero point that clamps codes; an error and back; a structure change) draws it again.
+    Every picture is a fresh explorer's."""
+    e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100, dpi=LOW)
+    layers = []
+    steps = [(dict(zero_point=90), False), (dict(zero_point=128), True),
+             (dict(scale=2.0), False), (dict(zero_point=100), True),
+             (dict(cell=(1, 0)), False), (dict(zero_point=20), False),   # 4x4 mixed: -30 + 20
+             (dict(preset="seed 003 (TV29)", kernel=3, invalid=True), None),
+             (dict(preset="4x4 mixed", kernel=2), True),      # what is drawn: kept
+             (dict(zero_point=110), False), (dict(zero_point=120), True),
+             (dict(dtype="int8", zero_point=-5), False),
+             # int8, zp < 0: the wrong ReLU raises codes to 0, real (0 - zp)*s: redrawn
+             (dict(zero_point=-15), False), (dict(zero_point=-25), False),
+             (dict(zero_point=40), False), (dict(zero_point=50), True),
+             (dict(multiplier=0.5), False),
+             (dict(rounding="half_away", zero_point=-10), None)]
+    for k, (step, kept) in enumerate(steps):
+        step = dict(step)
+        invalid = step.pop("invalid", False)
+        before = e._lower
+        set_controls(e, **step)
+        if invalid:
+            assert e.error is not None and "does not fit" in e.error, (k, step)
+            continue
+        if kept is not None:
+            assert (e._lower is before) == kept, (k, step)
+        layers.append(e._lower[2] if e._lower is not None else None)
+        assert_same_picture(e, f"layers: step {k} {step}")
+    assert e._lower is not None and len({id(x) for x in layers}) < len(layers)
+
+
 # --------------------------------------------------------------------------- the public API
 
 

@@ -36,10 +36,12 @@ from .explorer import Explorer, FramesWidget, frames_widget
 from .glyphs import glyph_texts
 from .zero_point import (
     _blit_list,
+    _layered_blit,
     _rebase_quant_chain,
     _repool_quant_chain,
     _repool_zero_point_relu,
     _retype_zero_point_relu,
+    _state_key,
     plot_quant_chain,
     plot_zero_point_relu,
     update_quant_chain,
@@ -150,6 +152,8 @@ class ZeroPointReluExplorer(Explorer):
         self.relu_plot = None
         self._structure = None          # what the drawn Axes and static artists show
         self._laid_out = None           # the watched Axes and their margins at the last layout
+        self._lower = None              # the lower blitted layer drawn: see render()
+        self._layers = None             # the blitted artists in two layers: see render()
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -341,6 +345,46 @@ class ZeroPointReluExplorer(Explorer):
         return self._margins([kept[0][k] for k in changed]) == [kept[1][k] for k in changed]
 
     def render(self) -> bytes:
+        """:meth:`Explorer.render`, with the blitted artists in two layers: those of the
+        code panels that a zero-point change leaves as they are (the cells' colours, their
+        real values, window outlines and marks) are drawn over the cached background and
+        kept (one copy of the canvas) while they draw the same; only the rest (the codes,
+        titles, the transfer plot) is drawn at every update.  The pixels are those of one
+        draw of every artist in matplotlib's order."""
+        if self._background is None or not self.animated or self._frozen_layout is None \
+                or self.chain_plot is None or self.relu_plot is None:
+            self._lower = None
+            return self._render_whole()
+        from .style import glyph_texts
+
+        glyph_texts(self.animated)
+        canvas = self.figure.canvas
+        renderer = canvas.get_renderer()
+        grid_axes = [*self.chain_plot.axes.values(), *self.relu_plot.grid_axes.values()]
+        lower, upper, self._layers = _layered_blit(self.animated, grid_axes, self._layers)
+        key = (tuple(tuple(map(id, a.texts)) if hasattr(a, "texts") else id(a) for a in lower),
+               tuple(_state_key(a) for a in lower),
+               tuple(ax.transData.get_matrix().tobytes() for ax in grid_axes),
+               tuple(self.figure.bbox.bounds), self.figure.dpi)
+        kept = self._lower
+        if kept is not None and kept[0] is self._background and kept[1] == key:
+            canvas.restore_region(kept[2])
+        else:
+            canvas.restore_region(self._background)
+            for a in lower:
+                a.set_animated(True)
+                a.draw(renderer)
+            self._lower = (self._background, key, canvas.copy_from_bbox(self.figure.bbox),
+                           lower)
+        for a in upper:
+            a.set_animated(True)
+            a.draw(renderer)
+        png = self._encoder.encode(canvas.buffer_rgba())
+        self.png = png
+        self.image.value = png
+        return png
+
+    def _render_whole(self) -> bytes:
         laying_out = self._frozen_layout is None
         png = super().render()
         if laying_out and self._frozen_layout is not None and self.relu_plot is not None:

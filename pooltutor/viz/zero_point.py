@@ -195,6 +195,7 @@ def _outline_stand_in(patches):
             gc.restore()
 
     stand_in = OutlinesStandIn()
+    stand_in.patches = tuple(patches)
     stand_in.set_zorder(first.get_zorder())
     first._pooltutor_stand_in = (tuple(patches), stand_in)
     return stand_in
@@ -248,6 +249,156 @@ def _blit_list(dynamic) -> list:
 
 
 _BLIT: dict = {}
+
+
+def _texts_part_class():
+    """An artist filling some of the texts of a :func:`~pooltutor.viz.glyphs.batched_texts`
+    batch, in its order and as it does (one ``draw_path_collection``): of the cell-value
+    collections (gid ``"cell-labels"``) only the items whose gid is (``real=True``) or is
+    not (``real=False``) ``"real"``; the other texts only with ``real=False``."""
+    cls = _TEXTS_PART.get("cls")
+    if cls is not None:
+        return cls
+    from matplotlib.artist import Artist
+    from matplotlib.colors import to_rgba
+    from matplotlib.transforms import Affine2D, IdentityTransform
+
+    class TextsPart(Artist):
+        def __init__(self, texts, real):
+            super().__init__()
+            self.texts, self.real = tuple(texts), real
+            self.set_zorder(100)
+
+        def set_animated(self, b):
+            super().set_animated(b)
+            for text in self.texts:
+                text.set_animated(b)
+
+        def split(self, text) -> bool:
+            return not isinstance(text, glyphs.GlyphText) and text.get_gid() == "cell-labels"
+
+        def key(self):
+            """What this part draws (its real values: items, places, colours)."""
+            out = []
+            for text in self.texts:
+                items = tuple((t.text, t.x, t.y, t.size, t.color, t.bold)
+                              for t in text.pooltutor_texts if t.gid == "real")
+                out.append((id(text), text.get_visible(), text.get_figure(root=False) is None,
+                            items))
+            return tuple(out)
+
+        def draw(self, renderer):
+            paths, offsets, colors = [], [], []
+            for text in self.texts:
+                if not text.get_visible() or text.get_figure(root=False) is None:
+                    continue
+                if isinstance(text, glyphs.GlyphText):
+                    placed = text.placed_lines(renderer) if text.get_text() else ((), 0, 0)
+                    if placed is None:
+                        glyphs.GlyphText.draw(text, renderer)
+                        continue
+                    lines, x0, y0 = placed
+                    rgba = to_rgba(text.get_color(), text.get_alpha())
+                    for path, x, y in lines:
+                        if path is not None:
+                            paths.append(path)
+                            offsets.append((x0 + x, y0 + y))
+                            colors.append(rgba)
+                    continue
+                n = len(text.get_paths())
+                if not n:
+                    continue
+                fc = text.get_facecolor()
+                fc = (np.broadcast_to(fc, (n, 4)) if len(fc) == 1 else fc).tolist()
+                at = text.get_offset_transform().transform(text.get_offsets()).tolist()
+                if self.split(text):
+                    keep = [(t.gid == "real") == self.real for t in text.pooltutor_texts]
+                    paths += [p for p, k in zip(text.get_paths(), keep, strict=True) if k]
+                    offsets += [o for o, k in zip(at, keep, strict=True) if k]
+                    colors += [c for c, k in zip(fc, keep, strict=True) if k]
+                else:
+                    paths += text.get_paths()
+                    offsets += at
+                    colors += fc
+            if not paths:
+                return
+            gc = renderer.new_gc()
+            gc.set_linewidth(0.0)
+            renderer.draw_path_collection(
+                gc, Affine2D().scale(renderer.points_to_pixels(1.0)).frozen(), paths,
+                np.zeros((0, 3, 3)), np.asarray(offsets, dtype=float), IdentityTransform(),
+                np.asarray(colors, dtype=float), np.zeros((0, 4)), [0.0], [(0, None)], [True],
+                [None], "screen")
+            gc.restore()
+
+    _TEXTS_PART["cls"] = cls = TextsPart
+    return cls
+
+
+_TEXTS_PART: dict = {}
+
+
+def _state_key(a):
+    """What the artist ``a`` (of :func:`_layered_blit`'s lower layer) draws, or None when
+    its kind is not known here (it is then drawn at every update); the places of its
+    Axes (their data transforms) are the caller's part of the key."""
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Polygon, Rectangle
+
+    if isinstance(a, _cell_image_class()):
+        data, norm = a.get_array(), a.norm
+        if (data is None or type(norm) is not Normalize or norm.clip or norm.vmin is None
+                or norm.vmax is None or not norm.vmin < norm.vmax or np.ma.is_masked(data)):
+            return None
+        values = (np.asarray(data, dtype=float) - norm.vmin) / (norm.vmax - norm.vmin)
+        return ("image", a.get_visible(), a.axes is not None, values.shape, values.tobytes(),
+                id(a.cmap), a.get_alpha(), tuple(a.get_extent()))
+    if type(a) is Rectangle:
+        return ("rect", a.get_visible(), a.axes is not None, tuple(a.get_xy()), a.get_width(),
+                a.get_height(), a.get_angle(), tuple(a.get_facecolor()),
+                tuple(a.get_edgecolor()), a.get_linewidth())
+    if type(a) is Polygon:
+        return ("polygon", a.get_visible(), a.axes is not None, a.get_xy().tobytes(),
+                tuple(a.get_facecolor()), tuple(a.get_edgecolor()), a.get_linewidth())
+    patches = getattr(a, "patches", None)
+    if patches is not None and type(a).__name__ == "OutlinesStandIn":
+        return ("outlines", tuple((p.get_visible(), p.axes is not None, tuple(p.get_xy()),
+                                   p.get_width(), p.get_height()) for p in patches))
+    if type(a).__name__ == "TextsPart" and a.real:
+        return ("texts", a.key())
+    return None
+
+
+def _layered_blit(animated, lower_axes, kept=None) -> tuple[list, list, tuple]:
+    """``animated`` (from :func:`_blit_list`) as two layers drawn one after the other in
+    matplotlib's order: the lower one, the artists of ``lower_axes`` (the code panels) that
+    do not depend on the zero point alone (the cells' colours, outlines, marks, real values
+    of the cells: :func:`_state_key` tells what each draws), and the rest.  Both lists are
+    made once for the same ``animated``: ``kept`` is the third item returned by the last
+    call (for the same figure)."""
+    if kept is not None and len(kept[0]) == len(animated) and all(
+            a is b for a, b in zip(kept[0], animated, strict=True)):
+        return kept[1], kept[2], kept
+    lower_axes = set(lower_axes)
+    part = _texts_part_class()
+    lower, upper, passed = [], [], set()
+    for a in animated:
+        if isinstance(a, glyphs._BatchedTexts):
+            split = [t for t in a.texts if part.split(None, t) and t.axes in lower_axes
+                     and t.axes not in passed]
+            if split:
+                lower.append(part(split, True))
+                upper.append(part(a.texts, False))
+            else:
+                upper.append(a)
+            continue
+        axes = {p.axes for p in getattr(a, "patches", (a,))}
+        if axes <= lower_axes and not axes & passed and _state_key(a) is not None:
+            lower.append(a)
+        else:
+            upper.append(a)
+            passed |= axes          # what follows it in its Axes must follow it in drawing
+    return lower, upper, (tuple(animated), lower, upper)
 
 
 _RGBA: dict = {}
