@@ -596,11 +596,39 @@ def _fitted_size(texts, size, shape, *, bold=False) -> float:
     """``size``, or smaller (in half points, at least 6) so that the widest of ``texts``
     fits a cell of a grid of ``shape``: a 4-digit code or a 2-decimal real value stays
     inside its cell instead of running into the next."""
+    unique = frozenset(texts)
+    key = (unique, size, max(shape), bold)
+    fitted = _FITTED.get(key)
+    if fitted is not None:
+        return fitted
     budget = _CELL_TEXT_WIDTH / max(shape)
-    widest = max((_text_width(t, size, bold) for t in set(texts)), default=0.0)
+    widest = max((_text_width(t, size, bold) for t in unique), default=0.0)
     if widest <= budget:
-        return round(float(size), 1)
-    return max(6.0, np.floor(2 * size * budget / widest) / 2)
+        fitted = round(float(size), 1)
+    else:
+        fitted = max(6.0, np.floor(2 * size * budget / widest) / 2)
+    if len(_FITTED) > 4096:
+        _FITTED.clear()
+    _FITTED[key] = fitted
+    return fitted
+
+
+_FITTED: dict = {}      # _fitted_size of a set of texts (a pure function of its key)
+_REAL_TEXTS: dict = {}  # "real " + _real_text of a value, with or without a scale
+
+
+def _real_texts(reals, scale) -> list:
+    """``"real " + _real_text(v, scale)`` for each of ``reals`` (floats)."""
+    unit = scale is None
+    out = []
+    for real in reals:
+        text = _REAL_TEXTS.get((real, unit))
+        if text is None:
+            if len(_REAL_TEXTS) > 4096:
+                _REAL_TEXTS.clear()
+            text = _REAL_TEXTS[real, unit] = "real " + _real_text(real, scale)
+        out.append(text)
+    return out
 
 
 _CMAPS: dict = {}
@@ -629,7 +657,7 @@ def _fill_grids(filled, vmin, vmax, scale) -> None:
         grid.image.set_clim(vmin, vmax)
         n, cols = codes.size, codes.shape[1]
         code_texts = [str(int(code)) for code in codes.ravel().tolist()]
-        real_texts = ["real " + _real_text(real, scale) for real in reals.ravel().tolist()]
+        real_texts = _real_texts(reals.ravel().tolist(), scale)
         big = _fitted_size(code_texts, grid.size, codes.shape, bold=True)
         small = _fitted_size(real_texts, grid.size - 4, codes.shape)
         items, keys = [], []
@@ -974,6 +1002,16 @@ def _label_side(code, other, qmin, qmax) -> bool:
     return not room_right
 
 
+def _kept_offset(t, dx, dy):
+    """``_offset(ax, ax.get_xaxis_transform(), dx, dy)`` of the transfer plot ``t``, made
+    once for each shift (a transform follows its Axes and the figure's dpi by itself)."""
+    kept = t.__dict__.setdefault("offsets", {})
+    transform = kept.get((dx, dy))
+    if transform is None:
+        transform = kept[dx, dy] = _offset(t.ax, t.ax.get_xaxis_transform(), dx, dy)
+    return transform
+
+
 def _fill_transfer(t, scale, zp, block) -> list:
     """Show one ``(scale, zero_point)`` (and the block's codes) in the transfer plot; returns
     its artists that change, in drawing order."""
@@ -1015,7 +1053,7 @@ def _fill_transfer(t, scale, zp, block) -> list:
     left = _label_side(zp, 0 if show_zero else None, qmin, qmax)
     t.zp_label.set_text(f"zp = {zp} (real 0)")
     t.zp_label.set_ha("right" if left else "left")
-    t.zp_label.set_transform(_offset(ax, ax.get_xaxis_transform(), -4 if left else 4, -3))
+    t.zp_label.set_transform(_kept_offset(t, -4 if left else 4, -3))
     t.zp_label.set_position((zp, 1.0))
     _attach(ax, t.zero_line, show_zero)
     _attach(ax, t.zero_label, show_zero)
@@ -1024,8 +1062,7 @@ def _fill_transfer(t, scale, zp, block) -> list:
         t.zero_line.set_data([0, 0], [float(real(0)), y_max])
         t.zero_label.set_text(f"code 0 (real {_real_text(-zp * scale, scale)})")
         t.zero_label.set_ha("right" if left else "left")
-        t.zero_label.set_transform(_offset(ax, ax.get_xaxis_transform(), -4 if left else 4,
-                                           -3 - 1.6 * fs(10)))
+        t.zero_label.set_transform(_kept_offset(t, -4 if left else 4, -3 - 1.6 * fs(10)))
         t.zero_label.set_position((0, 1.0))
     if t.block is not None:
         flat = np.unique(block.ravel())
