@@ -335,6 +335,32 @@ def test_update_zero_point_relu_matches_a_fresh_plot():
     assert "code-zero" not in {ln.get_gid() for ln in q.line_ax.lines}
 
 
+def test_the_relu_panels_from_the_chain_are_those_update_zero_point_relu_draws():
+    """The explorer's fast path takes the right ReLU, its pool and winners from the chain:
+    the same values and the same picture as the public update (stride 1: overlapping
+    windows; ties: the first maximum wins)."""
+    from pooltutor.viz.zero_point import _update_from_chain
+
+    acc = [[5, -5, 3, -3], [1, -1, 7, -7], [2, -2, 6, -6], [10, -10, 9, -9]]
+    fig_a, fig_b = static_figure((12.5, 8.4)), static_figure((12.5, 8.4))
+    chain = relu_max_pool_chain(acc, 1.0, 3, "int8", 2, 1, "half_even", scale=0.5)
+    a = plot_zero_point_relu(0.5, 3, "int8", codes=chain.codes, kernel=2, stride=1, fig=fig_a)
+    b = plot_zero_point_relu(0.5, 3, "int8", codes=chain.codes, kernel=2, stride=1, fig=fig_b)
+    for zp, scale, cell in ((-7, 0.5, (2, 1)), (0, 2.0, (0, 2)), (100, 0.1, (1, 1))):
+        chain = relu_max_pool_chain(acc, 1.0, zp, "int8", 2, 1, "half_even", scale=scale)
+        a = _update_from_chain(a, chain, cell)
+        b = update_zero_point_relu(b, scale, zp, codes=chain.codes, out_index=cell)
+        for name in ("right", "wrong", "pooled_right", "pooled_wrong"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), (zp, name)
+        assert np.array_equal(drawn(fig_a), drawn(fig_b)), zp
+    # a chain of another pool: the public update itself (the plot's own pool)
+    other = relu_max_pool_chain(acc, 1.0, 0, "int8", 3, 1, "half_even", scale=0.5)
+    a = _update_from_chain(a, other, (1, 1))
+    b = update_zero_point_relu(b, 0.5, 0, codes=other.codes, out_index=(1, 1))
+    assert a.pooled_right.shape == (3, 3)
+    assert np.array_equal(drawn(fig_a), drawn(fig_b))
+
+
 def test_update_quant_chain_matches_a_fresh_plot():
     acc = [[-2, 4, 10, -3], [6, -8, 1, 2], [-30, 5, 0, -1], [7, 9, -12, 3]]
     p = plot_quant_chain(relu_max_pool_chain(acc, 1.0, 100, "uint8"),

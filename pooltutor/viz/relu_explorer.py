@@ -42,6 +42,7 @@ from .zero_point import (
     _repool_zero_point_relu,
     _retype_zero_point_relu,
     _state_key,
+    _update_from_chain,
     plot_quant_chain,
     plot_zero_point_relu,
     update_quant_chain,
@@ -213,8 +214,7 @@ class ZeroPointReluExplorer(Explorer):
         structure = (self.preset.value, dtype, self.kernel.value, self.stride.value)
         if structure == self._structure:
             self.chain_plot = update_quant_chain(self.chain_plot, chain, index)
-            self.relu_plot = update_zero_point_relu(self.relu_plot, scale, zp, codes=chain.codes,
-                                                    out_index=index)
+            self.relu_plot = _update_from_chain(self.relu_plot, chain, index)
         elif self._restyled(structure):
             # other accumulators of the same shape or another dtype, the same pool: every
             # Axes and artist kept, the few static ones that change are changed in place;

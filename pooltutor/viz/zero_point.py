@@ -789,14 +789,22 @@ def _checked_block(codes, dtype, qmin, qmax):
 RELU_PANELS = ("codes", "right", "pooled_right", "wrong", "pooled_wrong")
 
 
-def _relu_values(block, scale, zp, dtype, kernel, stride, out_index):
-    """Everything the code panels show, validated (nothing drawn yet)."""
-    right = quant.relu(block, zp, dtype)
+def _relu_values(block, scale, zp, dtype, kernel, stride, out_index, chain=None):
+    """Everything the code panels show, validated (nothing drawn yet).  With ``chain`` (a
+    2-D :class:`~pooltutor.quant.QuantChain` of ``block``, ``zp``, ``dtype`` and the same
+    pool) the right ReLU, its pool and winners are the chain's (the same max pool)."""
     wrong = quant.relu(block, 0, dtype)
     x4 = lambda a: a.reshape((1, 1) + a.shape)      # noqa: E731
-    res_right = quant.quantized_max_pool(x4(right), kernel, stride, dtype=dtype)
+    if chain is None:
+        right = quant.relu(block, zp, dtype)
+        res_right = quant.quantized_max_pool(x4(right), kernel, stride, dtype=dtype)
+        pooled_right, right_winners = res_right.output[0, 0], res_right.indices[0, 0]
+        geometry = res_right.geometry
+    else:
+        right, pooled_right, right_winners = chain.activated, chain.pooled, chain.winners
+        geometry = chain.geometry
     res_wrong = quant.quantized_max_pool(x4(wrong), kernel, stride, dtype=dtype)
-    pooled_right, pooled_wrong = res_right.output[0, 0], res_wrong.output[0, 0]
+    pooled_wrong = res_wrong.output[0, 0]
     index = tuple(out_index)
     if len(index) != 2:
         raise PoolTutorError(f"out_index={out_index!r}: need (i, j)")
@@ -808,14 +816,15 @@ def _relu_values(block, scale, zp, dtype, kernel, stride, out_index):
                 f"{pooled_right.shape}"
             )
     index = tuple(int(v) for v in index)
-    per_axis = res_right.geometry.window(index)
+    per_axis = geometry.window(index)
     window = [(r, c) for r in per_axis[0][0] for c in per_axis[1][0]]
     width = block.shape[1]
-    winners = {name: divmod(int(res.indices[(0, 0) + index]), width)
-               for name, res in (("right", res_right), ("wrong", res_wrong))}
+    winners = {name: divmod(int(indices[index]), width)
+               for name, indices in (("right", right_winners),
+                                     ("wrong", res_wrong.indices[0, 0]))}
     return SimpleNamespace(block=block, right=right, wrong=wrong, pooled_right=pooled_right,
                            pooled_wrong=pooled_wrong, index=index, window=window,
-                           winners=winners, geometry=res_right.geometry)
+                           winners=winners, geometry=geometry)
 
 
 def _legend_entries(with_block):
@@ -1296,6 +1305,31 @@ def update_zero_point_relu(plot, scale, zero_point, codes=None, *,
                                  f"shaped {parts.shape} (draw it again with "
                                  f"plot_zero_point_relu for another shape)")
         values = _relu_values(block, scale, zp, dtype, parts.kernel, parts.stride, out_index)
+    return _fill_relu(plot.figure, parts, scale, zp, values)
+
+
+
+def _update_from_chain(plot, chain, out_index) -> ZeroPointReluPlot:
+    """``update_zero_point_relu(plot, chain.scale, chain.zero_point, codes=chain.codes,
+    out_index=out_index)``: the same plot, with the right ReLU, its max pool and winners
+    taken from ``chain`` (a 2-D chain with a scale, of the plot's dtype, block shape and
+    pool, as :class:`~pooltutor.viz.relu_explorer.ZeroPointReluExplorer` draws them) instead
+    of being computed again."""
+    parts = getattr(plot, "_parts", None)
+    pair = lambda v: tuple(int(x) for x in np.broadcast_to(v, (2,)))     # noqa: E731
+    if (not isinstance(plot, ZeroPointReluPlot) or parts is None or parts.shape is None
+            or not isinstance(chain, quant.QuantChain) or chain.codes.ndim != 2
+            or chain.scale is None or chain.dtype != parts.dtype
+            or chain.codes.shape != parts.shape
+            or tuple(chain.geometry.kernel) != pair(parts.kernel)
+            or tuple(chain.geometry.stride) != pair(
+                parts.kernel if parts.stride is None else parts.stride)):
+        return update_zero_point_relu(plot, chain.scale, chain.zero_point, codes=chain.codes,
+                                      out_index=out_index)
+    dtype, qmin, qmax, scale, zp = _check_params(chain.scale, chain.zero_point, parts.dtype)
+    block = _checked_block(chain.codes, dtype, qmin, qmax)
+    values = _relu_values(block, scale, zp, dtype, parts.kernel, parts.stride, out_index,
+                          chain=chain)
     return _fill_relu(plot.figure, parts, scale, zp, values)
 
 
