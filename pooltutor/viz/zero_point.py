@@ -691,9 +691,11 @@ def _move_cells(patches, cells, half=0.5) -> None:
         patch.set_xy((c - half, r - half))
 
 
-#: winner marks of the code grids sit on the cell's edges (the codes fill their small cells);
-#: the pooled grids' large cells keep the house mark inside the cell
-_CODE_MARK = {"half": 0.5, "linewidth": 2.5}
+def _code_mark(shape) -> dict:
+    """How a code grid of ``shape`` marks its winner: on the cell's edges when the grid has
+    3 or more rows or columns (the codes fill those small cells), else the house mark
+    inside the cell (large cells, as the pooled grids')."""
+    return {"half": 0.5, "linewidth": 2.5} if max(shape) > 2 else {}
 
 
 def _cell_mark(ax, *, color=style.WINNER_COLOR, gid="winner", half=0.42, linewidth=3.5):
@@ -1208,7 +1210,7 @@ def _new_panels(axes, values, qmin) -> dict:
         if name in ("codes", "right", "wrong"):
             grid.window = _window_marks(ax, len(values.window))
         if name in ("right", "wrong"):
-            grid.winner = _cell_mark(ax, **_CODE_MARK)
+            grid.winner = _cell_mark(ax, **_code_mark(shape))
         if name.startswith("pooled"):
             grid.highlight = _cell_mark(ax, color=style.HIGHLIGHT_COLOR, gid="highlight")
             ax.set_xlabel("\u2007", fontsize=10.5)
@@ -1457,7 +1459,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None) -> QuantChainPlot:
         parts.axes[name] = kept[k]
     parts.codes.window = _window_marks(kept[1], len(view.window))
     parts.activated.window = _window_marks(kept[2], len(view.window))
-    parts.activated.winner = _cell_mark(kept[2], **_CODE_MARK)
+    parts.activated.winner = _cell_mark(kept[2], **_code_mark(acc.shape))
     parts.raised = _raised_marks(kept[2], acc.shape)
     parts.pooled.highlight = _cell_mark(kept[3], color=style.HIGHLIGHT_COLOR, gid="highlight")
     kept[1].set_title(f"2. requantized codes ({chain.dtype})\nq = round(acc\u00b7M) + zp",
