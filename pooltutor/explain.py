@@ -124,7 +124,7 @@ def explain_cell(result, index) -> str:
             if kind == "outside":
                 text = label + "past the padded input: never read"
             elif kind == "padding" and pad_taps == "skip":
-                text = label + f"skipped (pad_taps='skip')"
+                text = label + "skipped (pad_taps='skip')"
             elif kind == "padding":
                 text = label + f"{_fmt(pad_fill)} (pad_taps={pad_taps!r})"
             else:

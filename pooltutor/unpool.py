@@ -28,8 +28,6 @@ imports numpy alone; the picture of an unpooling is :func:`pooltutor.viz.unpool.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_memory, check_tensor

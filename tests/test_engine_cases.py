@@ -19,9 +19,9 @@ import re
 import numpy as np
 import pytest
 
+from pooltutor import reference
 from pooltutor.errors import PoolTutorError
 from pooltutor.geometry import same_padding
-from pooltutor import reference
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 
 L32 = -3.4028234663852886e38          # lowest float32, "L" in semantics.md

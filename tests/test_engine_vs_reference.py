@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import pool_cases
 
 from pooltutor import pooling, reference
-from strategies import pool_cases
 
 RULES = st.fixed_dictionaries({
     "pad_taps": st.sampled_from(pooling.PAD_TAPS),

@@ -19,9 +19,9 @@ matplotlib = pytest.importorskip("matplotlib")
 from pooltutor.errors import PoolTutorError  # noqa: E402
 from pooltutor.pooling import max_pool  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
-from pooltutor.viz.explorer import BandPngEncoder, figure_png  # noqa: E402
-from pooltutor.viz.index_explorer import IndexLayoutExplorer  # noqa: E402
+from pooltutor.viz.explorer import figure_png  # noqa: E402
 from pooltutor.viz.glyphs import Glyphs  # noqa: E402
+from pooltutor.viz.index_explorer import IndexLayoutExplorer  # noqa: E402
 from pooltutor.viz.indices import (  # noqa: E402
     move_index_layouts,
     plot_index_layouts,

@@ -660,6 +660,7 @@ def test_padding_explorer_kernel_free_frames():
 
 def test_legend_has_no_winner_when_no_window_has_an_input_element():
     import matplotlib
+
     from pooltutor.pooling import max_pool
     from pooltutor.viz.heatmaps import plot_pooling
 

@@ -65,7 +65,6 @@ return a dict that becomes :attr:`Explorer.state`.
 from __future__ import annotations
 
 import contextlib
-
 import html
 import io
 import struct
@@ -429,7 +428,12 @@ class Explorer:
         else:
             canvas.draw()
         self._freeze_layout()
-        png = self._encoder.encode(canvas.buffer_rgba())
+        return self.publish()
+
+    def publish(self) -> bytes:
+        """Encode the canvas as it is now into :attr:`png` and :attr:`image` (and return the
+        bytes): the last step of every render, also of an explorer's own layered one."""
+        png = self._encoder.encode(self.figure.canvas.buffer_rgba())
         self.png = png
         self.image.value = png
         return png

@@ -109,7 +109,7 @@ class Glyphs:
         if raqm is not None:
             return [(i.ft_object, i.char, i.glyph_index, float(i.x), float(i.y))
                     for i in raqm(s, _no_hinting())]
-        from matplotlib import _text_helpers               # pragma: no cover - < 3.11
+        from matplotlib import _text_helpers  # pragma: no cover - < 3.11
 
         return [(i.ft_object, i.char, i.glyph_idx, float(i.x), 0.0)   # pragma: no cover
                 for i in _text_helpers.layout(s, font)]
@@ -590,7 +590,7 @@ def batchable(a) -> bool:
             and not np.any(np.asarray(a.get_linewidth()) > 0))
 
 
-class _BatchedTexts(Artist):
+class BatchedTexts(Artist):
     """See :func:`batched_texts`."""
 
     def __init__(self, texts):
@@ -601,6 +601,11 @@ class _BatchedTexts(Artist):
         super().set_animated(b)
         for text in self.texts:
             text.set_animated(b)            # their Axes (or Axis) leave them out
+
+    def keep(self, text):
+        """Which items of the text collection ``text`` to fill (booleans), or None for all:
+        a subclass draws part of a batch by overriding it."""
+        return None
 
     def draw(self, renderer):
         paths, offsets, colors = [], [], []
@@ -623,10 +628,18 @@ class _BatchedTexts(Artist):
             n = len(text.get_paths())
             if not n:
                 continue
-            paths += text.get_paths()
-            offsets += text.get_offset_transform().transform(text.get_offsets()).tolist()
+            at = text.get_offset_transform().transform(text.get_offsets()).tolist()
             fc = text.get_facecolor()
-            colors += (np.broadcast_to(fc, (n, 4)) if len(fc) == 1 else fc).tolist()
+            fc = (np.broadcast_to(fc, (n, 4)) if len(fc) == 1 else fc).tolist()
+            keep = self.keep(text)
+            if keep is None:
+                paths += text.get_paths()
+                offsets += at
+                colors += fc
+            else:
+                paths += [p for p, k in zip(text.get_paths(), keep, strict=True) if k]
+                offsets += [o for o, k in zip(at, keep, strict=True) if k]
+                colors += [c for c, k in zip(fc, keep, strict=True) if k]
         if not paths:
             return
         gc = renderer.new_gc()
@@ -656,6 +669,6 @@ def batched_texts(texts) -> Artist:
     >>> batch.draw(fig.canvas.get_renderer()); batch.get_zorder()
     100
     """
-    batch = _BatchedTexts(texts)
+    batch = BatchedTexts(texts)
     batch.set_zorder(100)                   # on top: no text of a panel lies under a mark
     return batch

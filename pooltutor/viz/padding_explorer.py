@@ -193,10 +193,7 @@ class PaddingModeExplorer(Explorer):
         renderer = canvas.get_renderer()
         for artist in sorted(layer, key=lambda a: a.get_zorder()):
             artist.draw(renderer)
-        png = self._encoder.encode(canvas.buffer_rgba())
-        self.png = png
-        self.image.value = png
-        return png
+        return self.publish()
 
     def _show_explain(self) -> None:
         if self.plot is None or self._syncing:

@@ -379,10 +379,7 @@ class ZeroPointReluExplorer(Explorer):
         for a in upper:
             a.set_animated(True)
             a.draw(renderer)
-        png = self._encoder.encode(canvas.buffer_rgba())
-        self.png = png
-        self.image.value = png
-        return png
+        return self.publish()
 
     def _render_whole(self) -> bytes:
         laying_out = self._frozen_layout is None

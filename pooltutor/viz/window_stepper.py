@@ -415,10 +415,7 @@ class WindowStepper(Explorer):
         else:
             canvas.restore_region(self._output_background)
         draw_layer(position_layer, renderer)
-        png = self._encoder.encode(canvas.buffer_rgba())
-        self.png = png
-        self.image.value = png
-        return png
+        return self.publish()
 
     # ---------------------------------------------------------- kernel-free
 

@@ -259,23 +259,20 @@ def _texts_part_class():
     cls = _TEXTS_PART.get("cls")
     if cls is not None:
         return cls
-    from matplotlib.artist import Artist
-    from matplotlib.colors import to_rgba
-    from matplotlib.transforms import Affine2D, IdentityTransform
 
-    class TextsPart(Artist):
+    class TextsPart(glyphs.BatchedTexts):
         def __init__(self, texts, real):
-            super().__init__()
-            self.texts, self.real = tuple(texts), real
+            super().__init__(texts)
+            self.real = real
             self.set_zorder(100)
-
-        def set_animated(self, b):
-            super().set_animated(b)
-            for text in self.texts:
-                text.set_animated(b)
 
         def split(self, text) -> bool:
             return not isinstance(text, glyphs.GlyphText) and text.get_gid() == "cell-labels"
+
+        def keep(self, text):
+            if not self.split(text):
+                return None
+            return [(t.gid == "real") == self.real for t in text.pooltutor_texts]
 
         def key(self):
             """What this part draws (its real values: items, places, colours)."""
@@ -286,50 +283,6 @@ def _texts_part_class():
                 out.append((id(text), text.get_visible(), text.get_figure(root=False) is None,
                             items))
             return tuple(out)
-
-        def draw(self, renderer):
-            paths, offsets, colors = [], [], []
-            for text in self.texts:
-                if not text.get_visible() or text.get_figure(root=False) is None:
-                    continue
-                if isinstance(text, glyphs.GlyphText):
-                    placed = text.placed_lines(renderer) if text.get_text() else ((), 0, 0)
-                    if placed is None:
-                        glyphs.GlyphText.draw(text, renderer)
-                        continue
-                    lines, x0, y0 = placed
-                    rgba = to_rgba(text.get_color(), text.get_alpha())
-                    for path, x, y in lines:
-                        if path is not None:
-                            paths.append(path)
-                            offsets.append((x0 + x, y0 + y))
-                            colors.append(rgba)
-                    continue
-                n = len(text.get_paths())
-                if not n:
-                    continue
-                fc = text.get_facecolor()
-                fc = (np.broadcast_to(fc, (n, 4)) if len(fc) == 1 else fc).tolist()
-                at = text.get_offset_transform().transform(text.get_offsets()).tolist()
-                if self.split(text):
-                    keep = [(t.gid == "real") == self.real for t in text.pooltutor_texts]
-                    paths += [p for p, k in zip(text.get_paths(), keep, strict=True) if k]
-                    offsets += [o for o, k in zip(at, keep, strict=True) if k]
-                    colors += [c for c, k in zip(fc, keep, strict=True) if k]
-                else:
-                    paths += text.get_paths()
-                    offsets += at
-                    colors += fc
-            if not paths:
-                return
-            gc = renderer.new_gc()
-            gc.set_linewidth(0.0)
-            renderer.draw_path_collection(
-                gc, Affine2D().scale(renderer.points_to_pixels(1.0)).frozen(), paths,
-                np.zeros((0, 3, 3)), np.asarray(offsets, dtype=float), IdentityTransform(),
-                np.asarray(colors, dtype=float), np.zeros((0, 4)), [0.0], [(0, None)], [True],
-                [None], "screen")
-            gc.restore()
 
     _TEXTS_PART["cls"] = cls = TextsPart
     return cls
@@ -383,7 +336,7 @@ def _layered_blit(animated, lower_axes, kept=None) -> tuple[list, list, tuple]:
     part = _texts_part_class()
     lower, upper, passed = [], [], set()
     for a in animated:
-        if isinstance(a, glyphs._BatchedTexts):
+        if type(a) is glyphs.BatchedTexts:
             split = [t for t in a.texts if part.split(None, t) and t.axes in lower_axes
                      and t.axes not in passed]
             if split:
