@@ -495,6 +495,19 @@ def cache_images(fig) -> int:
     return count
 
 
+def _paste_kept(buf, kept, artist) -> bool:
+    """Paste the pixels ``artist`` drew last time (``kept = (key, (r0, r1, c0, c1), before,
+    after)``) into the canvas buffer ``buf``, only when the pixels under it are ``before``
+    again, the same as at that draw; True when pasted (the artist is then up to date)."""
+    (r0, r1, c0, c1), before, after = kept[1:]
+    region = buf[r0:r1, c0:c1]
+    if not np.array_equal(region, before):
+        return False
+    region[...] = after
+    artist.stale = False
+    return True
+
+
 def _cached_legend_draw(legend, renderer):
     """``Legend.draw``, or its pixels of the last draw when nothing it depends on changed."""
     from matplotlib.legend import Legend
@@ -509,13 +522,8 @@ def _cached_legend_draw(legend, renderer):
            tuple(t.get_text() for t in legend.texts), tuple(map(str, legend.legend_handles)),
            legend._loc, tuple(legend.get_bbox_to_anchor().bounds))
     kept = getattr(legend, "_pooltutor_pixels", None)
-    if kept is not None and kept[0] == key:
-        (r0, r1, c0, c1), before, after = kept[1:]
-        region = buf[r0:r1, c0:c1]
-        if np.array_equal(region, before):          # the same pixels under it as last time
-            region[...] = after
-            legend.stale = False
-            return None
+    if kept is not None and kept[0] == key and _paste_kept(buf, kept, legend):
+        return None
     box = legend.get_window_extent(renderer)
     m = 4                                           # anti-aliasing and rims reach past the box
     h, w = buf.shape[:2]
@@ -596,11 +604,7 @@ def _cached_axis_draw(axis, renderer):
     if kept[1] is False:                            # its pixels changed under it: not kept
         return cls.draw(axis, renderer)
     if kept[1] is not None:
-        (r0, r1, c0, c1), before, after = kept[1:]
-        region = buf[r0:r1, c0:c1]
-        if np.array_equal(region, before):          # the same pixels under it as last time
-            region[...] = after
-            axis.stale = False
+        if _paste_kept(buf, kept, axis):
             return None
         axis._pooltutor_pixels = (key, False)       # what it covers changes: stop trying
         return cls.draw(axis, renderer)
