@@ -355,7 +355,4 @@ def adaptive_bins_frames(x=None, *, max_frames: int = 32, **params) -> FramesWid
     >>> len(fw.stack.children), fw.labels[1].splitlines()[0]
     (3, 'output[0, 0, 1] = 4.0   (adaptive max pooling)')
     """
-    explorer = AdaptiveBinsExplorer(x, **params)
-    if explorer.error is not None:
-        raise PoolTutorError(explorer.error)
-    return explorer.static_widget(max_frames)
+    return AdaptiveBinsExplorer(x, **params).kernel_free(max_frames)

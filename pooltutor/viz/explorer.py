@@ -546,6 +546,16 @@ class Explorer:
                 labels.append(self.explain_text)
         return pngs, labels
 
+    def kernel_free(self, *args, **kwargs) -> FramesWidget:
+        """The kernel-free form of the explorer as made (``static_widget(*args, **kwargs)``
+        of a subclass), or the reason its controls are refused as a
+        :class:`~pooltutor.errors.PoolTutorError`: what every ``*_frames`` function returns."""
+        if self.error is not None:
+            from ..errors import PoolTutorError
+
+            raise PoolTutorError(self.error)
+        return self.static_widget(*args, **kwargs)
+
     # --------------------------------------------------------------- display
 
     def _repr_mimebundle_(self, **kwargs):

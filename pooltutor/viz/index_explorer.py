@@ -234,7 +234,4 @@ def index_layout_frames(x=None, *, max_frames: int = 32, **params) -> FramesWidg
     >>> len(fw.stack.children), fw.labels[1].splitlines()[0]
     (2, 'output[0, 0, 0, 1] = 9.0   (max pooling, window start (0, 1))')
     """
-    explorer = IndexLayoutExplorer(x, **params)
-    if explorer.error is not None:
-        raise PoolTutorError(explorer.error)
-    return explorer.static_widget(max_frames)
+    return IndexLayoutExplorer(x, **params).kernel_free(max_frames)

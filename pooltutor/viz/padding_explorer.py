@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PoolTutorError, check_choice, check_int
+from ..errors import check_choice, check_int
 from .explorer import Explorer, FramesWidget, frames_widget
 from .padding_modes import TENSORRT_MODES, plot_padding_modes
 
@@ -247,7 +247,4 @@ def padding_mode_frames(presets: dict[str, tuple] | None = None, **params) -> Fr
     >>> len(fw.stack.children), fw.labels[1]
     (2, 'B=4: I=6, F=3, S=2, B=4, A=2')
     """
-    explorer = PaddingModeExplorer(**params)
-    if explorer.error is not None:
-        raise PoolTutorError(explorer.error)
-    return explorer.static_widget(presets)
+    return PaddingModeExplorer(**params).kernel_free(presets)

@@ -433,7 +433,4 @@ def zero_point_relu_frames(zero_points=None, **params) -> FramesWidget:
     (2, ['pooled[0, 0] = 0 (uint8 code) = real (0 - 0) * s = 0', \
 'pooled[0, 0] = 128 (uint8 code) = real (128 - 128) * s = 0'])
     """
-    explorer = ZeroPointReluExplorer(**params)
-    if explorer.error is not None:
-        raise PoolTutorError(explorer.error)
-    return explorer.static_widget(zero_points)
+    return ZeroPointReluExplorer(**params).kernel_free(zero_points)

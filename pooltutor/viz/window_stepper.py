@@ -443,7 +443,4 @@ def window_stepper_frames(x=None, **params) -> FramesWidget:
     >>> len(fw.stack.children), fw.slider.max, fw.labels[3].splitlines()[0]
     (4, 3, 'output[0, 0, 1, 1] = 8.0   (max pooling, window start (1, 1))')
     """
-    stepper = WindowStepper(x, **params)
-    if stepper.error is not None:
-        raise PoolTutorError(stepper.error)
-    return stepper.static_widget()
+    return WindowStepper(x, **params).kernel_free()
