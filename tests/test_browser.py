@@ -19,8 +19,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -34,6 +32,7 @@ from pooltutor import slides
 from pooltutor._notebooks import notebook_sources
 
 # the session's deck export and the demo notebook, shared with the non-browser tests
+from process_helpers import free_port, stop  # isort: skip
 from test_slides_app_cli import (  # isort: skip
     DEMO_NAME,
     DEMO_RIGHT,
@@ -88,27 +87,6 @@ def browser():
         chromium.close()
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """Stop the server and its kernels (its own process group): TERM, then KILL after 2 s."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)  # kernels left behind by a slow shutdown
-    except ProcessLookupError:
-        pass
-    proc.wait(timeout=10)
-
-
 @pytest.fixture(scope="module")
 def deck_export(tmp_path_factory):
     """The session's deck export, started in the background as early as possible."""
@@ -130,7 +108,7 @@ def app_server(tmp_path_factory, deck_export):
     (the deck export runs meanwhile)."""
     folder = tmp_path_factory.mktemp("app")
     write_demo(folder / "notebooks")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
            "JUPYTER_CONFIG_DIR": str(folder / "config")}
     log_path = folder / "app.log"
@@ -160,7 +138,7 @@ def app_server(tmp_path_factory, deck_export):
             time.sleep(0.25)
         yield base, log_path
     finally:
-        _stop(proc)
+        stop(proc, grace=2)
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from process_helpers import bad_arguments_error, free_port, stop
 
 from pooltutor import cli
 from pooltutor._notebooks import notebook_sources
@@ -92,14 +91,8 @@ BAD_ARGUMENTS = {
 
 @pytest.mark.parametrize("argv", BAD_ARGUMENTS.values(), ids=BAD_ARGUMENTS.keys())
 def test_bad_arguments_exit_2_with_one_line(capsys, argv):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(argv)
-    assert exc.value.code == 2
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith("pooltutor") and "error:" in lines[0]
-    assert captured.out == ""
+    line = bad_arguments_error(cli.main, capsys, argv)
+    assert line.startswith("pooltutor") and "error:" in line
 
 
 def test_bad_arguments_subprocess_has_no_traceback(tmp_path: Path):
@@ -196,27 +189,11 @@ def test_lab_default_folder_is_the_checkout(tmp_path: Path, capsys, monkeypatch)
     assert f"--ServerApp.root_dir={(REPO_ROOT / 'notebooks').resolve()}" in out
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups")
 def test_lab_serves_the_notebooks(tmp_path: Path):
     pytest.importorskip("jupyterlab")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
@@ -260,5 +237,5 @@ def test_lab_serves_the_notebooks(tmp_path: Path):
         with urllib.request.urlopen(f"{base}/api/contents/{NOTEBOOKS[0].stem}.ipynb", timeout=10) as response:
             assert response.status == 200  # jupytext's contents manager accepts the pair
     finally:
-        _stop(proc)
+        stop(proc, grace=20)
     assert proc.returncode is not None

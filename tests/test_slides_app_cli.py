@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from process_helpers import bad_arguments_error
 
 from pooltutor import app, cli, slides
 from pooltutor._notebooks import notebook_sources
@@ -184,14 +185,8 @@ BAD_ARGUMENTS = {
 
 @pytest.mark.parametrize("argv", BAD_ARGUMENTS.values(), ids=BAD_ARGUMENTS.keys())
 def test_bad_arguments_exit_2_with_one_line(capsys, argv):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(argv)
-    assert exc.value.code == 2
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith(f"pooltutor {argv[0]}: error:")
-    assert captured.out == ""
+    line = bad_arguments_error(cli.main, capsys, argv)
+    assert line.startswith(f"pooltutor {argv[0]}: error:")
 
 
 @pytest.mark.parametrize("command", ["slides", "app"])
