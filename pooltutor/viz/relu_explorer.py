@@ -155,6 +155,7 @@ class ZeroPointReluExplorer(Explorer):
         self._laid_out = None           # the watched Axes and their margins at the last layout
         self._lower = None              # the lower blitted layer drawn: see render()
         self._layers = None             # the blitted artists in two layers: see render()
+        self._blit_kept = None          # what _blit_list made for the last update
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -267,7 +268,8 @@ class ZeroPointReluExplorer(Explorer):
                                                   fig=bottom, panels=("wrong", "pooled_wrong"))
             self._structure = structure
             self._relayout()
-        self.animated = _blit_list([*self.chain_plot.dynamic, *self.relu_plot.dynamic])
+        self.animated, self._blit_kept = _blit_list(
+            [*self.chain_plot.dynamic, *self.relu_plot.dynamic], self._blit_kept)
         self.chain = chain
         wrong = int(self.relu_plot.pooled_wrong[index])
         right = int(chain.pooled[index])

@@ -208,20 +208,21 @@ def _is_plain_outline(a) -> bool:
             and not a.get_clip_on() and not a.get_path_effects() and a.get_hatch() is None)
 
 
-def _blit_list(dynamic) -> list:
+def _blit_list(dynamic, kept=None) -> tuple[list, tuple]:
     """The artists to redraw over an explorer's background for a plot's ``dynamic``
     artists, drawn for less: an Axis that draws nothing but its label (the code panels'
     verdicts) by its label alone (not its ticks, tick-label boxes and label placement),
     the window outlines (the same style in every panel) stroked in one call, and every
     text (titles, labels, cell values, tick labels) filled in one call, on top; all in
     matplotlib's order (by zorder: the panels do not overlap).  Used by
-    :class:`~pooltutor.viz.relu_explorer.ZeroPointReluExplorer`."""
+    :class:`~pooltutor.viz.relu_explorer.ZeroPointReluExplorer`.  Returns the list and
+    what to pass as ``kept`` next time: for the same ``dynamic`` artists, the same list
+    again without making it anew."""
     from matplotlib.axis import Axis
 
-    kept = _BLIT.get("last")
     if kept is not None and len(kept[0]) == len(dynamic) and all(
             a is b for a, b in zip(kept[0], dynamic, strict=True)):
-        return list(kept[1])                # the same artists as the last update
+        return list(kept[1]), kept          # the same artists as the last update
     given = tuple(dynamic)
     labels = [a.label for a in dynamic if isinstance(a, Axis) and not a.get_ticklocs().size]
     for label in labels:
@@ -244,11 +245,7 @@ def _blit_list(dynamic) -> list:
         out.append(glyphs.batched_texts(texts))
     # one order for all: the Axes do not overlap, and inside each this is matplotlib's
     out = _zordered(out)
-    _BLIT["last"] = (given, tuple(out))
-    return out
-
-
-_BLIT: dict = {}
+    return out, (given, tuple(out))
 
 
 def _texts_part_class():
