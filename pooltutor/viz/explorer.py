@@ -7,8 +7,9 @@ that every explorer looks and behaves the same:
 * **one persistent figure** (:attr:`Explorer.figure`, a plain
   :class:`matplotlib.figure.Figure` with an Agg canvas, no pyplot state),
   redrawn in place and shown as PNG bytes in an :class:`ipywidgets.Image`
-  (ecosystem.md section 5, strategy B: the fastest measured here, and the
-  picture survives notebook export and slides);
+  (ecosystem.md section 5, strategy B: the picture survives notebook export
+  and slides); every update draws the figure with matplotlib and encodes the
+  canvas with Pillow (:meth:`Explorer.render`);
 * **an error label** (:attr:`Explorer.error_label`): an invalid combination
   of controls never raises out of a callback; its reason is shown in red
   and the last good picture stays, greyed out (:meth:`Explorer.safe_update`);
@@ -67,10 +68,8 @@ from __future__ import annotations
 import contextlib
 import html
 import io
-import struct
 import traceback
 import warnings
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,8 +81,7 @@ __all__ = [
     "FramesWidget",
     "frames_widget",
     "figure_png",
-    "rgba_png",
-    "BandPngEncoder",
+    "canvas_png",
     "new_figure",
     "ERROR_STYLE",
     "NOTE_STYLE",
@@ -115,134 +113,26 @@ def new_figure(figsize=(6.0, 4.0), dpi: float = 80, layout: str | None = None):
     return fig
 
 
-def rgba_png(rgba, compress_level: int = 3) -> bytes:
-    """PNG bytes (8-bit RGB) of an ``(H, W, 4)`` uint8 buffer such as a canvas' ``buffer_rgba()``.
+def canvas_png(fig, compress_level: int = 1) -> bytes:
+    """PNG bytes of the Agg canvas of ``fig`` as it is now (no draw): Pillow encodes its
+    ``buffer_rgba()`` (``compress_level`` 1: fast, flat heatmap colours compress well anyway).
 
-    A minimal encoder (no row filters, one zlib stream): on flat heatmap
-    colours it is several times faster than Pillow's and hardly bigger.
-
-    >>> import zlib
-    >>> png = rgba_png(np.full((1, 2, 4), 255, dtype=np.uint8))
-    >>> png[:8], png[12:16], zlib.decompress(png[41:-16])
-    (b'\\x89PNG\\r\\n\\x1a\\n', b'IHDR', b'\\x00\\xff\\xff\\xff\\xff\\xff\\xff')
+    >>> fig = new_figure((1, 1), dpi=20)
+    >>> fig.canvas.draw()
+    >>> canvas_png(fig)[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
     """
-    arr = np.asarray(rgba)
-    h, w = arr.shape[:2]
-    raw = np.empty((h, 1 + 3 * w), dtype=np.uint8)
-    raw[:, 0] = 0                                     # filter type "None" for every row
-    raw[:, 1:] = arr[..., :3].reshape(h, 3 * w)
+    from PIL import Image
 
-    return _png(w, h, zlib.compress(raw.tobytes(), compress_level))
-
-
-class BandPngEncoder:
-    """:func:`rgba_png` for a canvas redrawn in place: the image is compressed in bands of
-    rows, and only the bands whose pixels changed since the last call are converted and
-    compressed again (an explorer's step changes a few bands: the titles and the marks).
-
-    The changed bands are found by comparing the RGBA rows with those of the last call;
-    only they are converted to PNG rows (one strided copy per colour channel, several times
-    faster than one RGBA -> RGB copy).  Each band is a raw deflate segment ending on a full
-    flush (byte-aligned, no reference to an earlier band), so the segments join into one
-    valid zlib stream; its Adler-32 checksum is combined from the bands' own.  The PNG
-    decodes to exactly the same pixels as :func:`rgba_png`'s.
-
-    >>> enc = BandPngEncoder(band_rows=2)
-    >>> img = np.zeros((5, 3, 4), dtype=np.uint8)
-    >>> a = enc.encode(img)
-    >>> img[4, 1, :3] = 200
-    >>> b = enc.encode(img)                               # bands 0-1 reused, band 2 new
-    >>> enc.reused, zlib.decompress(b[41:-16]) == zlib.decompress(rgba_png(img)[41:-16])
-    (2, True)
-    """
-
-    def __init__(self, compress_level: int = 1, band_rows: int = 16):
-        self.compress_level = compress_level
-        self.band_rows = band_rows
-        self._bands: dict = {}
-        self._shape = None
-        self._last = None
-        self.reused = 0
-
-    def _band(self, arr, start) -> tuple[bytes, int, int]:
-        """``(deflate segment, Adler-32, raw length)`` of the band of rows from ``start``."""
-        rows = arr[start:start + self.band_rows]
-        n, w = rows.shape[:2]
-        raw = np.zeros((n, 1 + 3 * w), dtype=np.uint8)    # filter type "None" for every row
-        flat = rows.reshape(n, 4 * w)
-        for c in range(3):
-            raw[:, 1 + c::3] = flat[:, c::4]
-        data = raw.tobytes()
-        comp = zlib.compressobj(self.compress_level, zlib.DEFLATED, -15)
-        return (comp.compress(data) + comp.flush(zlib.Z_FULL_FLUSH), zlib.adler32(data),
-                len(data))
-
-    def encode(self, rgba) -> bytes:
-        arr = np.ascontiguousarray(rgba)
-        if arr.ndim != 3 or arr.shape[2] != 4 or arr.dtype != np.uint8:
-            raise ValueError(f"rgba has shape {arr.shape} and dtype {arr.dtype}: need an "
-                             f"(H, W, 4) uint8 buffer")
-        h, w = arr.shape[:2]
-        if self._shape != (h, w) or self._last is None:
-            self._bands, self._shape, self._last = {}, (h, w), None
-        starts = range(0, h, self.band_rows)
-        if self._last is None:
-            changed = [True] * len(starts)
-        else:
-            rows = (arr.reshape(h, 4 * w).view(np.uint32)
-                    != self._last.reshape(h, 4 * w).view(np.uint32)).any(axis=1)
-            changed = [bool(rows[s:s + self.band_rows].any()) for s in starts]
-        parts, adler, self.reused = [], 1, 0
-        for start, new in zip(starts, changed, strict=True):
-            if new or start not in self._bands:
-                self._bands[start] = self._band(arr, start)
-            else:
-                self.reused += 1
-            packed, band_adler, length = self._bands[start]
-            parts.append(packed)
-            adler = _adler32_combine(adler, band_adler, length)
-        if self._last is None:
-            self._last = arr.copy()
-        else:
-            for start, new in zip(starts, changed, strict=True):
-                if new:
-                    self._last[start:start + self.band_rows] = arr[start:start + self.band_rows]
-        # zlib header (deflate, 32K window), the bands, a final empty block, the checksum
-        stream = b"\x78\x01" + b"".join(parts) + b"\x03\x00" + struct.pack(">I", adler)
-        return _png(w, h, stream)
+    buf = io.BytesIO()
+    Image.fromarray(np.asarray(fig.canvas.buffer_rgba())[..., :3]).save(
+        buf, format="png", compress_level=compress_level)
+    return buf.getvalue()
 
 
-def _adler32_combine(adler1: int, adler2: int, len2: int) -> int:
-    """The Adler-32 of ``a + b`` from those of ``a`` and ``b`` (zlib's ``adler32_combine``).
-
-    >>> _adler32_combine(zlib.adler32(b"pool"), zlib.adler32(b"tutor"), 5) == zlib.adler32(
-    ...     b"pooltutor")
-    True
-    """
-    base = 65521
-    rem = len2 % base
-    sum1 = adler1 & 0xFFFF
-    sum2 = (rem * sum1) % base
-    sum1 = (sum1 + (adler2 & 0xFFFF) + base - 1) % base
-    sum2 = (sum2 + (adler1 >> 16) + (adler2 >> 16) + base - rem) % base
-    return sum1 | (sum2 << 16)
-
-
-def _png(w: int, h: int, stream: bytes) -> bytes:
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + tag + data
-                + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
-
-    return (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", stream)
-            + chunk(b"IEND", b""))
-
-
-def figure_png(fig, dpi: float | None = None, compress_level: int = 6) -> bytes:
-    """The PNG bytes of ``fig`` (drawn on an Agg canvas; ``dpi`` defaults to the figure's).
-
-    Animated artists are drawn too (as when saving).
+def figure_png(fig, dpi: float | None = None, compress_level: int = 1) -> bytes:
+    """The PNG bytes of ``fig`` fully drawn on an Agg canvas (``dpi`` defaults to the
+    figure's).  Animated artists are drawn too (as when saving).
 
     >>> figure_png(new_figure((1, 1), dpi=20))[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
@@ -260,7 +150,7 @@ def figure_png(fig, dpi: float | None = None, compress_level: int = 6) -> bytes:
             fig.savefig(buf, format="png", dpi=dpi)
             return buf.getvalue()
         fig.canvas.draw()
-        return rgba_png(fig.canvas.buffer_rgba(), compress_level)
+        return canvas_png(fig, compress_level)
     finally:
         for a in animated:
             a.set_animated(True)
@@ -305,10 +195,6 @@ class Explorer:
         The message shown in the error label (None when the picture is current).
     warnings : list of str
         Warnings raised by the last update.
-    animated : list
-        Artists redrawn on a cached background at every :meth:`render`
-        (blitting); set it in :meth:`draw` and call :meth:`invalidate`
-        whenever anything else changes.  Empty: every render draws everything.
     """
 
     def __init__(self, *, controls: Sequence[Any] = (), figsize=(6.0, 4.0), dpi: float = 80,
@@ -333,10 +219,6 @@ class Explorer:
         self.warnings: list[str] = []
         self.explain_text = ""
         self.png: bytes | None = None
-        self.animated: list = []
-        self._background = None
-        self._frozen_layout = None
-        self._encoder = BandPngEncoder()
 
     # ------------------------------------------------------------ to override
 
@@ -390,94 +272,21 @@ class Explorer:
         self.error = None
         self.error_label.value = ""
 
-    def invalidate(self) -> None:
-        """Forget the cached background: the next :meth:`render` draws the whole figure."""
-        self._background = None
-
     def render(self) -> bytes:
-        """Encode :attr:`figure` as PNG into :attr:`image` (and return the bytes).
-
-        With :attr:`animated` artists (blitting): the rest of the figure is
-        drawn once and cached (until :meth:`invalidate`), and each render
-        only restores that background and draws the animated artists on it.
-        Without, the whole figure is drawn.
-        """
-        from .style import cache_axis_ticks, cache_images, cache_legends, glyph_texts
-
-        canvas = self.figure.canvas
-        if self._background is None or not self.animated:
-            glyph_texts(self.figure)            # texts as cached glyph outlines: cheap redraws
-            cache_images(self.figure)           # unchanged heatmaps skip their resampling
-            cache_legends(self.figure)          # an unchanged legend pastes its last pixels
-            cache_axis_ticks(self.figure)       # and so do unchanged ticks
-        else:
-            glyph_texts(self.animated)
-        self._thaw_layout()
-        if self.animated:
-            if self._background is None:
-                for a in self.animated:
-                    a.set_animated(True)
-                canvas.draw()
-                self._background = canvas.copy_from_bbox(self.figure.bbox)
-            else:
-                canvas.restore_region(self._background)
-            renderer = canvas.get_renderer()
-            for a in self.animated:
-                a.set_animated(True)
-                a.draw(renderer)
-        else:
-            canvas.draw()
-        self._freeze_layout()
+        """Draw the whole :attr:`figure` and show it as PNG in :attr:`image` (and return the
+        bytes).  A subclass may blit instead (``canvas.copy_from_bbox`` /
+        ``restore_region`` / ``draw_artist``, keeping the background on itself) and then
+        call :meth:`publish`."""
+        self.figure.canvas.draw()
         return self.publish()
 
     def publish(self) -> bytes:
-        """Encode the canvas as it is now into :attr:`png` and :attr:`image` (and return the
-        bytes): the last step of every render, also of an explorer's own layered one."""
-        png = self._encoder.encode(self.figure.canvas.buffer_rgba())
+        """Encode the canvas as it is now (:func:`canvas_png`) into :attr:`png` and
+        :attr:`image`, and return the bytes."""
+        png = canvas_png(self.figure)
         self.png = png
         self.image.value = png
         return png
-
-    def _freeze_layout(self) -> None:
-        """After a draw with constrained layout, keep the Axes where it put them: the next
-        renders of the same Axes skip the layout (a large part of a redraw); see
-        :meth:`_thaw_layout`."""
-        from matplotlib.layout_engine import ConstrainedLayoutEngine
-
-        engine = self.figure.get_layout_engine()
-        if isinstance(engine, ConstrainedLayoutEngine):
-            self._frozen_layout = (tuple(self.figure.axes), engine)
-            self.figure.set_layout_engine("none")
-
-    def _thaw_layout(self, force: bool = False) -> None:
-        """Give the figure its layout engine back when its Axes changed since the freeze (or
-        always, with ``force``: the kept Axes show something else that needs other margins),
-        and put the subfigures and Axes back at their grid places (:meth:`reset_positions`)."""
-        if self._frozen_layout is not None:
-            axes, engine = self._frozen_layout
-            if force or tuple(self.figure.axes) != axes:
-                self.figure.set_layout_engine(engine)
-                self._frozen_layout = None
-                self.reset_positions()
-        elif force:                 # not frozen (nothing drawn since the last layout): the
-            self.reset_positions()  # places that layout left, not the grid's
-
-    def reset_positions(self) -> None:
-        """Put every subfigure and gridded Axes back where its grid places it, where the
-        constrained layout of a new figure starts.  The layout starts from the current
-        positions, so without this a figure laid out again after other content comes out a
-        pixel or two away from a new explorer's with the same controls."""
-        def subfigures(fig):
-            for sub in getattr(fig, "subfigs", ()):
-                yield sub
-                yield from subfigures(sub)
-
-        for sub in subfigures(self.figure):
-            sub._redo_transform_rel_fig()
-        for ax in self.figure.axes:
-            spec = ax.get_subplotspec()
-            if spec is not None:
-                ax._set_position(spec.get_position(ax.get_figure(root=False)))
 
     def _greyed_png(self) -> bytes:
         """The last good figure under a translucent white veil (drawn, then removed again)."""

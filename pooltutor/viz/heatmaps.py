@@ -59,7 +59,7 @@ __all__ = [
     "pad_rule_text",
     "format_params",
     "axis_extent",
-    "fit_cell_text",
+    "cell_font_sizes",
 ]
 
 #: What a padding cell is labelled with, per ``pad_taps`` rule of a max pool.
@@ -226,212 +226,25 @@ def _taps(axis, o):
 # --------------------------------------------------------------------------- building blocks
 
 
-def fit_cell_text(ax, cell_inches: float, *, gids=("value", "padding-text")) -> float:
-    """Scale the ``Text`` artists written in cells: about a third of a cell high, never
-    overflowing.  (The heatmaps of this module size their texts when they write them,
-    with :func:`cell_font_sizes`.)  Returns the font size used for values.
-    """
-    texts = [t for t in ax.texts if t.get_gid() in gids]
-    longest = max((len(t.get_text()) for t in texts if t.get_gid() == "value"), default=1)
-    pad_len = max((len(t.get_text()) for t in texts if t.get_gid() != "value"), default=1)
-    size, pad_size = cell_font_sizes(cell_inches, longest, pad_len)
-    for t in texts:
-        t.set_fontsize(size if t.get_gid() == "value" else pad_size)
-    return size
+#: kept here too: the font sizes of cell texts live in :mod:`pooltutor.viz.style`
+cell_font_sizes = style.cell_font_sizes
 
 
-def cell_font_sizes(cell_inches: float, longest: int, pad_len: int = 1) -> tuple[float, float]:
-    """Font sizes (value, padding label) for cells ``cell_inches`` wide: about a third of a
-    cell high, never wider than the cell.
-
-    >>> [round(v, 2) for v in cell_font_sizes(0.5, 2, 4)]
-    [13.68, 10.8]
-    """
-    cell_pt = cell_inches * 72.0
-    size = max(5.0, min(0.38 * cell_pt, 0.9 * cell_pt / (0.62 * max(longest, 1)), 18.0))
-    pad = max(5.0, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * max(pad_len, 1)), 13.0))
-    return size, pad
+def _tick_range(lo: int, hi: int) -> list[int]:
+    """Every index of a small grid; every other one (the even ones) past 12 cells."""
+    if hi - lo <= 12:
+        return list(range(lo, hi))
+    return [t for t in range(lo, hi) if t % 2 == 0]
 
 
-def _grid(ax, values, *, vmin, vmax, offset=(0, 0), mask=None, mask_text=None, annotate=None,
-          cell_inches=None, labels=None, image=None):
-    """A heatmap drawn for speed: one image, the masked (padding) cells as one hatched
-    ``PolyCollection`` (gid ``"padding"``), the values (gid ``"value"``) and padding labels
-    (gid ``"padding-text"``) added to ``labels`` (a :class:`~pooltutor.viz.style.TextCollection`).
-    ``image``: an image this function made on ``ax`` before, given new data instead of
-    making another.  Returns ``(image, padding collection or None)``."""
-    values = np.asarray(values)
-    if values.ndim == 1:
-        values = values[None, :]
-    rows, cols = values.shape
-    data = values.astype(float)
-    shown = np.ma.masked_invalid(data)
-    if mask is not None:
-        shown = np.ma.array(shown, mask=np.ma.getmaskarray(shown) | mask)
-    r0, c0 = offset
-    extent = (c0 - 0.5, c0 + cols - 0.5, r0 + rows - 0.5, r0 - 0.5)
-    if image is None:
-        image = ax.imshow(shown, cmap=_BAD_WHITE_CMAP(), vmin=vmin, vmax=vmax, extent=extent,
-                          interpolation="nearest")
-    else:
-        image.set_data(shown)
-        image.set_extent(extent)
-        image.set_clim(vmin, vmax)
-    padding = None
-    if mask is not None and mask.any():
-        cells = [(r0 + i, c0 + j) for i, j in zip(*np.nonzero(mask), strict=True)]
-        padding = style.cell_squares(ax, cells, "padding", merged=True,
-                                     facecolors=style.PAD_COLOR,
-                                     hatch=style.PAD_HATCH, edgecolors="#9a9a9a",
-                                     linewidths=0.5, zorder=1.5)
-    if annotate is None:
-        annotate = max(rows, cols) <= style.MAX_ANNOTATED
-    if annotate and labels is not None:
-        texts = _cell_texts(values)
-        longest = max((len(t) for row in texts for t in row), default=1)
-        cell_inches = 0.5 if cell_inches is None else cell_inches
-        size, pad_size = cell_font_sizes(cell_inches, longest, len(mask_text or "x"))
-        colors = _text_colors(data, vmin, vmax)
-        for i in range(rows):
-            for j in range(cols):
-                if mask is not None and mask[i, j]:
-                    if mask_text:
-                        labels.add(c0 + j, r0 + i, mask_text, pad_size, "#555555",
-                                   gid="padding-text")
-                    continue
-                labels.add(c0 + j, r0 + i, texts[i][j], size, colors[i, j], gid="value")
-    return image, padding
-
-
-def _cell_texts(values) -> list:
-    """:func:`~pooltutor.viz.style.format_value` of every element of a 2-D array (each
-    distinct value formatted once), as rows of str."""
-    if values.dtype.kind not in "iubf" or values.size <= 16:
-        return ([[style.format_value(v) for v in row] for row in values.tolist()]
-                if values.dtype.kind in "iub" else [[style.format_value(v) for v in row]
-                                                     for row in values])
-    uniq, inverse = np.unique(values, return_inverse=True)
-    texts = [style.format_value(v) for v in (uniq.tolist() if values.dtype.kind in "iub"
-                                             else uniq)]
-    return np.array(texts, dtype=object)[inverse.reshape(values.shape)].tolist()
-
-
-def _text_colors(data, vmin, vmax) -> np.ndarray:
-    """:func:`~pooltutor.viz.style.cell_text_colors` on the house colour map (one cached
-    copy of it: a fresh copy builds its lookup table again)."""
-    cmap = _BAD_WHITE_CMAP()
-    t = np.full(data.shape, 0.5) if vmax == vmin else (data - vmin) / (vmax - vmin)
-    rgba = cmap(np.clip(np.nan_to_num(t, nan=0.5), 0.0, 1.0))
-    luminance = rgba[..., 0] * 0.299 + rgba[..., 1] * 0.587 + rgba[..., 2] * 0.114
-    return np.where(~np.isfinite(data) | (luminance > 0.5), "black", "white")
-
-
-def _BAD_WHITE_CMAP():
-    import matplotlib as mpl
-
-    cmap = _CMAPS.get(style.CMAP)
-    if cmap is None:
-        cmap = _CMAPS[style.CMAP] = mpl.colormaps[style.CMAP].with_extremes(bad="#ffffff")
-    return cmap
-
-
-_CMAPS: dict = {}
-
-
-def _cell_image_class():
-    from matplotlib.image import AxesImage
-    from matplotlib.transforms import Affine2D, Bbox, TransformedBbox
-
-    class CellImage(AxesImage):
-        """An ``AxesImage`` of whole cells (``interpolation="nearest"``) drawn by picking the
-        cell under each pixel centre from the colour-mapped cells: a 16x16 heatmap costs
-        ~0.2 ms instead of ~2 ms (matplotlib resamples the data, then colour-maps every
-        pixel).  Same placement as :class:`AxesImage` (pixel-rounded extent, same clip);
-        anything else (magnification, a rotation, alpha, vector backends) is
-        :class:`AxesImage`'s own drawing."""
-
-        def make_image(self, renderer, magnification=1.0, unsampled=False):
-            made = self._cells_image(magnification, unsampled)
-            if made is None:
-                return super().make_image(renderer, magnification, unsampled)
-            return made
-
-        def _cells_image(self, magnification, unsampled):
-            A = self._A
-            if (unsampled or magnification != 1.0 or A is None or A.ndim != 2 or A.size == 0
-                    or self.get_interpolation() != "nearest" or self.get_alpha() is not None
-                    or not self.get_transform().is_affine):
-                return None
-            x1, x2, y1, y2 = self.get_extent()
-            in_bbox = Bbox(np.array([[x1, y1], [x2, y2]]))
-            out_bbox = TransformedBbox(in_bbox, self.get_transform())
-            clip = ((self.get_clip_box() or self.axes.bbox) if self.get_clip_on()
-                    else self.get_figure(root=True).bbox)
-            clipped = Bbox.intersection(out_bbox, clip)
-            if clipped is None:
-                return None, 0, 0, None
-            e = clipped.extents                         # rounded as AxesImage rounds them
-            x0, y0 = np.floor(e[0] + 0.5), np.ceil(e[1] - 0.5 - 1e-8)
-            x1, y1 = np.floor(e[2] + 0.5 + 1e-8), np.ceil(e[3] - 0.5)
-            if x1 <= x0 or y1 <= y0:
-                return None, 0, 0, None
-            t = (Affine2D().translate(0, -A.shape[0]).scale(1, -1) if self.origin == "upper"
-                 else Affine2D())
-            t = (t + Affine2D().scale(in_bbox.width / A.shape[1], in_bbox.height / A.shape[0])
-                 .translate(in_bbox.x0, in_bbox.y0) + self.get_transform()
-                 + Affine2D().translate(-x0, -y0))
-            m = t.get_matrix()
-            if m[0, 1] != 0 or m[1, 0] != 0:
-                return None
-            # the cell under the centre of every pixel (rows of the result go upwards)
-            cols = np.floor((np.arange(int(x1 - x0)) + 0.5 - m[0, 2]) / m[0, 0]).astype(np.intp)
-            rows = np.floor((np.arange(int(y1 - y0)) + 0.5 - m[1, 2]) / m[1, 1]).astype(np.intp)
-            rgba = self.to_rgba(A, bytes=True)
-            # the pixels inside the cells: a block (the indices are monotonic)
-            r_in = np.flatnonzero((rows >= 0) & (rows < A.shape[0]))
-            c_in = np.flatnonzero((cols >= 0) & (cols < A.shape[1]))
-            if not len(r_in) or not len(c_in):
-                return None, 0, 0, None
-            picked = rgba.take(rows[r_in[0]:r_in[-1] + 1], axis=0).take(
-                cols[c_in[0]:c_in[-1] + 1], axis=1)
-            if picked.shape[:2] == (len(rows), len(cols)):
-                return picked, x0, y0, t
-            out = np.zeros((len(rows), len(cols), 4), dtype=np.uint8)
-            out[r_in[0]:r_in[-1] + 1, c_in[0]:c_in[-1] + 1] = picked
-            return out, x0, y0, t
-
-    return CellImage
-
-
-def _cell_image(image):
-    """Draw ``image`` (an ``AxesImage`` of cells) as a :func:`_cell_image_class` (cheaper)."""
-    cls = _CELL_IMAGE[0] if _CELL_IMAGE else _CELL_IMAGE.append(_cell_image_class()) or \
-        _CELL_IMAGE[0]
-    image.__class__ = cls
-    return image
-
-
-_CELL_IMAGE: list = []
-
-
-def _index_labels(ax, labels, rows, cols, *, size=TICK_SIZE, x_at=None):
-    """Row and column indices around a grid (instead of tick labels: one collection for all).
-
-    ``rows`` / ``cols`` are the indices to label (cell centres in data units); rows
-    are written left of ``x_at`` (default the left edge), columns under the bottom edge.
-    """
-    x_lo, _ = ax.get_xlim()
-    y_bottom, _ = ax.get_ylim()
-    x_at = x_lo if x_at is None else x_at
-    for j in cols:
-        labels.add(j, y_bottom, str(j), size, "#333333", gid="tick", dy=-(0.5 * size + 4))
-    for i in rows:
-        labels.add(x_at, i, str(i), size, "#333333", gid="tick", ha="right-center", dx=-4)
-
-
-def _frameless(ax):
-    """An Axes that draws only what was added to it (no spines, ticks or axis machinery)."""
-    ax.set_axis_off()
+def _index_ticks(ax, rows, cols) -> None:
+    """Row and column indices as the axis tick labels (public ticks: a tight save and the
+    layout see them), no tick marks, no spines."""
+    ax.set_xticks(list(cols))
+    ax.set_yticks(list(rows))
+    ax.tick_params(length=0, labelsize=TICK_SIZE, labelcolor="#333333", pad=3)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
 
 
 def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, vmax=None,
@@ -453,32 +266,37 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
     cell_inches : float, optional
         The size of a cell on the figure, for the font sizes (default 0.5).
     labels : TextCollection, optional
-        Collects the texts (values, padding labels, indices); by default they
-        are drawn here as one collection.
+        Collects the cell texts (values, padding labels); by default they are
+        drawn here as one collection.
 
     Returns
     -------
     matplotlib.image.AxesImage
-        The heatmap.  Padding cells are one hatched ``PolyCollection`` with gid
-        ``"padding"``, cells past the padded input (ceil overhang) one with gid
-        ``"outside"``, the border of the real input a ``Rectangle`` with gid
-        ``"input-border"``; the texts (gids ``"value"``, ``"padding-text"``,
-        ``"tick"``) are read with :func:`~pooltutor.viz.style.texts_of`.
+        The heatmap (:func:`~pooltutor.viz.style.draw_grid`).  Padding cells are
+        one hatched collection with gid ``"padding"``, cells past the padded
+        input (ceil overhang) one with gid ``"outside"``, the border of the real
+        input a ``Rectangle`` with gid ``"input-border"``; the cell texts (gids
+        ``"value"``, ``"padding-text"``) are read with
+        :func:`~pooltutor.viz.style.texts_of`; row and column indices are the
+        tick labels.
 
     >>> from pooltutor.geometry import pool_geometry
     >>> ax = style.new_axes()
     >>> g = pool_geometry((2, 2), 2, 2, padding=1)
     >>> im = plot_input(ax, np.arange(4.0).reshape(2, 2), g, pad_text="skip")
-    >>> [len(c.pooltutor_cells) for c in ax.collections if c.get_gid() == "padding"]
+    >>> [len(style.cells_of(c)) for c in ax.collections if c.get_gid() == "padding"]
     [12]
     >>> [t.get_text() for t in style.texts_of(ax, "value")]
     ['0', '1', '2', '3']
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['−1', '0', '1', '2']
     """
     from matplotlib.patches import Rectangle
 
     own = labels is None
     labels = style.TextCollection() if own else labels
     _, row_axis, col_axis = _display_axes(geometry)
+    one_d = row_axis is None
     row_axis = row_axis or _UnitAxis()
     values = np.asarray(values)
     values2 = values.reshape(row_axis.input_size, col_axis.input_size)
@@ -492,11 +310,13 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
     if vmin is None or vmax is None:
         lo, hi = style.shared_limits(values2)
         vmin, vmax = (lo if vmin is None else vmin), (hi if vmax is None else vmax)
-    image, _ = _grid(ax, full, vmin=vmin, vmax=vmax, offset=(-rpb, -cpb),
-                     mask=mask if mask.any() else None, mask_text=pad_text, annotate=annotate,
-                     cell_inches=cell_inches, labels=labels)
+    image = style.draw_grid(ax, full, vmin=vmin, vmax=vmax, offset=(-rpb, -cpb),
+                            mask=mask if mask.any() else None, mask_text=pad_text,
+                            annotate=annotate, labels=labels,
+                            cell_inches=0.5 if cell_inches is None else cell_inches,
+                            ticks=False)
     # cells past the padded input (a ceil rule's overhang), never read
-    r_lo, r_hi = (-rpb, row_axis.input_size + rpe) if isinstance(row_axis, _UnitAxis) else \
+    r_lo, r_hi = (-rpb, row_axis.input_size + rpe) if one_d else \
         axis_extent(row_axis, include_dropped)
     c_lo, c_hi = axis_extent(col_axis, include_dropped)
     outside = [(i, j) for i in range(r_lo, r_hi) for j in range(c_lo, c_hi)
@@ -510,50 +330,44 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
     ax.set_xlim(c_lo - 0.5, c_hi - 0.5)
     ax.set_ylim(r_hi - 0.5, r_lo - 0.5)
     ax.set_aspect("equal")
-    _frameless(ax)
-    _index_labels(ax, labels, _tick_range(r_lo, r_hi) if not isinstance(row_axis, _UnitAxis)
-                  else [], _tick_range(c_lo, c_hi))
+    _index_ticks(ax, [] if one_d else _tick_range(r_lo, r_hi), _tick_range(c_lo, c_hi))
     if own:
         labels.draw(ax)
     return image
 
 
-def _tick_range(lo: int, hi: int) -> list[int]:
-    """Every index of a small grid; every other one (the even ones) past 12 cells."""
-    if hi - lo <= 12:
-        return list(range(lo, hi))
-    return [t for t in range(lo, hi) if t % 2 == 0]
-
-
 def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None,
-                cell_inches: float | None = None, labels=None):
+                cell_inches: float | None = None, labels=None, computed=None, image=None):
     """Draw an output plane (1-D as one row); ``highlight`` (a cell) is outlined, gid ``"output"``.
 
-    Returns the ``AxesImage``; texts as in :func:`plot_input`.
+    ``computed`` (optional): how many cells, in row-major order, are filled in;
+    the others are drawn empty (white, thin grey edges, nothing written): the
+    output as computed so far.  ``image``: the heatmap this function made on
+    ``ax`` before, given the new values.  Returns the ``AxesImage``; texts as
+    in :func:`plot_input`.
 
     >>> import numpy as np
     >>> ax = style.new_axes()
-    >>> im = plot_output(ax, np.arange(4.0).reshape(2, 2), highlight=(1, 0))
+    >>> im = plot_output(ax, np.arange(4.0).reshape(2, 2), highlight=(1, 0), computed=3)
     >>> [p.get_gid() for p in ax.patches], [t.get_text() for t in style.texts_of(ax, "value")]
-    (['output'], ['0', '1', '2', '3'])
+    (['output'], ['0', '1', '2'])
     """
-    return _plot_output(ax, values, vmin=vmin, vmax=vmax, highlight=highlight,
-                        annotate=annotate, cell_inches=cell_inches, labels=labels)
-
-
-def _plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=None,
-                 cell_inches: float | None = None, labels=None, image=None):
-    """:func:`plot_output`; ``image``: the heatmap it made on ``ax`` before, given the new
-    values (see :func:`_grid`)."""
     own = labels is None
     labels = style.TextCollection() if own else labels
     values = np.asarray(values)
     if vmin is None or vmax is None:
         lo, hi = style.shared_limits(values)
         vmin, vmax = (lo if vmin is None else vmin), (hi if vmax is None else vmax)
-    image, _ = _grid(ax, values, vmin=vmin, vmax=vmax, annotate=annotate,
-                     cell_inches=cell_inches, labels=labels, image=image)
     rows, cols = (1, values.shape[0]) if values.ndim == 1 else values.shape[:2]
+    blank = _blank_cells((rows, cols), computed)
+    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, annotate=annotate,
+                            labels=labels, blank=blank, image=image,
+                            cell_inches=0.5 if cell_inches is None else cell_inches,
+                            ticks=False)
+    if computed is not None and not _has_gid(ax, "output-cells"):
+        style.cell_squares(ax, [(i, j) for i in range(rows) for j in range(cols)],
+                           "output-cells", facecolors="none", edgecolors="#b8b8b8",
+                           linewidths=0.6, zorder=1.2)
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
     if highlight is not None:
@@ -562,12 +376,22 @@ def _plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=N
             cell = (0, cell[0])
         style.outline_cells(ax, [cell], color=style.HIGHLIGHT_COLOR, linewidth=3.5, gid="output")
     ax.set_aspect("equal")
-    _frameless(ax)
-    _index_labels(ax, labels, [] if values.ndim == 1 else _tick_range(0, rows),
-                  _tick_range(0, cols))
+    _index_ticks(ax, [] if values.ndim == 1 else _tick_range(0, rows), _tick_range(0, cols))
     if own:
         labels.draw(ax)
     return image
+
+
+def _has_gid(ax, gid) -> bool:
+    return any(c.get_gid() == gid for c in ax.collections)
+
+
+def _blank_cells(shape, computed):
+    """The cells not computed yet (row-major after the first ``computed``), or None."""
+    if computed is None:
+        return None
+    flat = np.arange(int(np.prod(shape))) >= computed
+    return flat.reshape(shape)
 
 
 def _window_cells(geometry, out_index, depth=None):
@@ -672,7 +496,8 @@ def _dropped_label(ax, cells, at_right: bool):
 
 @dataclass(frozen=True, eq=False)
 class PoolingPlot:
-    """What :func:`plot_pooling` drew.
+    """What :func:`plot_pooling` drew (a scikit-learn style Display: the artists and the
+    numbers shown).
 
     Attributes
     ----------
@@ -690,7 +515,7 @@ class PoolingPlot:
         The highlighted output cell (gid ``"output"``).
     dropped : tuple
         Patches and label of a window dropped by the ceil clip (may be empty).
-    padding : PolyCollection or None
+    padding : collection or None
         The padding cells, one hatched collection (gid ``"padding"``).
     out_index, n, c, depth
         What is shown (``depth``: the input slice of a 3-D pooling, else None).
@@ -698,8 +523,19 @@ class PoolingPlot:
     cell_inches : float
         The size of a cell on the figure.
     input_panel : tuple
-        The artists of the input panel that do not move with the output position
-        (heatmap, padding, cells past the input, border, texts).
+        The artists of the input panel that do not move with the output position.
+    output_labels : collection or None
+        The texts written in the output cells (:func:`~pooltutor.viz.style.texts_of`).
+    progress : bool
+        The output is drawn as computed so far: the cells up to ``out_index``
+        (row-major) filled in, the others empty.
+    annotate : bool or None
+        The ``annotate`` option it was drawn with.
+    title, legend
+        The figure title (``Text``, gid ``"title"``) and the legend (or None).
+    input_values, output_values : ndarray
+        The numbers shown: the input plane (slice) and the output plane (cells
+        not computed yet, with ``progress``, are NaN here).
     """
 
     figure: Any
@@ -712,7 +548,7 @@ class PoolingPlot:
     winner_cell: tuple | None
     output_cell: Any
     dropped: tuple
-    padding: tuple
+    padding: Any
     out_index: tuple
     n: int
     c: int
@@ -720,12 +556,29 @@ class PoolingPlot:
     result: Any
     cell_inches: float = 0.5
     input_panel: tuple = ()
+    output_labels: Any = None
+    progress: bool = False
+    title: Any = None
+    legend: Any = None
+    input_values: Any = None
+    output_values: Any = None
+    annotate: Any = None
 
     @property
     def overlays(self) -> tuple:
         """The artists that move with the output position."""
         return tuple(self.window) + ((self.winner,) if self.winner is not None else ()) + (
             (self.output_cell,) if self.output_cell is not None else ()) + tuple(self.dropped)
+
+    @property
+    def computed(self) -> int:
+        """How many output cells (row-major) are filled in."""
+        shape = self.result.geometry.output_shape
+        if not self.progress:
+            return int(np.prod(shape[-2:] if len(shape) == 3 else shape))
+        return int(np.ravel_multi_index(self.out_index[-2:] if len(shape) == 3
+                                        else self.out_index,
+                                        shape[-2:] if len(shape) == 3 else shape)) + 1
 
 
 def _check_result(result):
@@ -871,37 +724,6 @@ def _panel_rects(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: 
     return [(x / w, y / h, bx / w, by / h) for x, y, bx, by in boxes], cell
 
 
-def _pooling_axes(fig, rects, keep=frozenset(), keep_titles=(False, False)):
-    """The two panels at ``rects``: the Axes of the last pooling drawn on ``fig`` emptied and
-    moved (creating Axes, their axis machinery and a layout costs more than the picture) but
-    for the artists in ``keep`` (and the titles flagged in ``keep_titles``), else new ones."""
-    kept = getattr(fig, "_pooltutor_pooling_axes", None)
-    if kept is not None and fig.axes == list(kept):
-        for ax, rect, keep_title in zip(kept, rects, keep_titles, strict=True):
-            for artist in (*ax.images, *ax.collections, *ax.patches, *ax.texts, *ax.lines,
-                           *ax.artists):
-                if artist not in keep:
-                    artist.remove()
-            if not keep_title:
-                ax.set_title("")
-            ax.set_position(rect)
-            if keep_title:      # kept panel: its overlays may be blitted without a full draw
-                ax.apply_aspect()
-        return list(kept)
-    fig.clear()
-    fig._pooltutor_legend_key = None
-    fig._pooltutor_pooling_state = None
-    axes = [fig.add_axes(rect) for rect in rects]
-    fig._pooltutor_pooling_axes = tuple(axes)
-    return axes
-
-
-def _layout(fig, in_shape, out_shape, one_d: bool, legend_rows: int, note: bool = True):
-    """Place the two panels with equal cell sizes: ``((input Axes, output Axes), cell)``."""
-    rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, note)
-    return _pooling_axes(fig, rects), cell
-
-
 def _auto_figsize(in_shape, out_shape, one_d: bool, n_legend: int = 5, note: bool = True):
     """A figure size giving cells of about 0.6 inch (less for big grids), at most ~11 in wide."""
     in_r, in_c = in_shape
@@ -942,97 +764,102 @@ def _legend_entries(result, has_dropped: bool, has_outside: bool, has_padding: b
     return entries
 
 
-def _draw_overlays(plot: PoolingPlot, out_index, reuse: bool = False) -> PoolingPlot:
-    """Draw (or, with ``reuse``, move) the window, winner, output cell and dropped window."""
+def _output_plane(result, n, c, out_index):
+    plane = result.output[n, c]
+    return plane[out_index[0]] if result.geometry.ndim == 3 else plane
+
+
+def _draw_overlays(plot: PoolingPlot, out_index) -> PoolingPlot:
+    """Draw the window, winner, output cell, dropped window and output title of
+    ``out_index`` (removing those of ``plot``); with ``plot.progress`` the output cells
+    computed so far too."""
     result = plot.result
     geometry = result.geometry
     n, c, depth = plot.n, plot.c, plot.depth
-    cells = _window_cells(geometry, out_index, depth)
-    if reuse and len(plot.window) == len(cells) and all(p.axes is not None for p in plot.window):
-        window = list(plot.window)
-        for patch, ((i, j), ls) in zip(window, cells, strict=True):
-            patch.set_xy((j - 0.5, i - 0.5))
-            patch.set_linestyle(ls)
-    else:
-        for patch in plot.window if reuse else ():
-            if patch.axes is not None:
-                patch.remove()
-        window = plot_window(plot.input_ax, geometry, out_index, depth=depth)
-    winner_cell = _winner(result, n, c, out_index)
-    winner = plot.winner if reuse else None
-    if winner is not None and winner.axes is None:        # removed meanwhile: drawn anew
-        winner = None
-    shown = None
-    if winner_cell is not None:
-        shown = winner_cell[-2:] if geometry.ndim >= 2 else (0, winner_cell[-1])
-        if geometry.ndim == 3 and winner_cell[0] != depth:
-            shown_here = False
-        else:
-            shown_here = True
-        if shown_here and winner is not None:
-            winner.set_xy((shown[1] - 0.42, shown[0] - 0.42))
-        elif shown_here:
-            winner = style.mark_cell(plot.input_ax, shown, label=None)
-            winner.set_path_effects(_winner_effects())
-        elif winner is not None:
-            winner.remove()
-            winner = None
-    elif winner is not None:
-        winner.remove()
-        winner = None
-    full_winner = winner_cell
-    winner_cell = shown
-    for artist in plot.dropped if reuse else ():
+    for artist in plot.overlays:
         if artist.axes is not None:
             artist.remove()
+    window = plot_window(plot.input_ax, geometry, out_index, depth=depth)
+    winner_cell = _winner(result, n, c, out_index)
+    winner = shown = None
+    if winner_cell is not None:
+        shown = winner_cell[-2:] if geometry.ndim >= 2 else (0, winner_cell[-1])
+        if geometry.ndim != 3 or winner_cell[0] == depth:
+            winner = style.mark_cell(plot.input_ax, shown, autolim=False)
+            winner.set_path_effects(_winner_effects())
     out_cell = out_index[-2:] if geometry.ndim >= 2 else (0, out_index[-1])
-    if reuse and plot.output_cell is not None and plot.output_cell.axes is not None:
-        output_cell = plot.output_cell
-        output_cell.set_xy((out_cell[1] - 0.5, out_cell[0] - 0.5))
-    else:
-        output_cell = style.outline_cells(plot.output_ax, [out_cell], autolim=False,
-                                          color=style.HIGHLIGHT_COLOR,
-                                          linewidth=3.5, gid="output")[0]
-        output_cell.set_zorder(5)
+    output_cell = style.outline_cells(plot.output_ax, [out_cell], autolim=False,
+                                      color=style.HIGHLIGHT_COLOR, linewidth=3.5,
+                                      gid="output")[0]
+    output_cell.set_zorder(5)
     dropped = plot_dropped(plot.input_ax, geometry, out_index)
+    out_plane = _output_plane(result, n, c, out_index)
+    output_labels, output_values = plot.output_labels, plot.output_values
+    if plot.progress:
+        if output_labels is not None and output_labels.axes is not None:
+            output_labels.remove()
+        labels = style.TextCollection()
+        computed = replace(plot, out_index=tuple(out_index)).computed
+        vmin, vmax = plot.output_image.get_clim()
+        plot_output(plot.output_ax, out_plane, vmin=vmin, vmax=vmax, labels=labels,
+                    cell_inches=plot.cell_inches, computed=computed, image=plot.output_image,
+                    annotate=plot.annotate)
+        output_labels = labels.draw(plot.output_ax) if len(labels) else None
+        output_values = np.where(_blank_cells(np.shape(np.atleast_2d(out_plane)), computed)
+                                 .reshape(np.shape(out_plane)), np.nan, out_plane)
     value = result.output[(n, c) + tuple(out_index)]
     note = ""
     if result.op in ("max", "adaptive_max") and winner_cell is None:
         note = " (empty window)"
     elif winner_cell is not None and winner is None:
-        note = f" (winner in slice d={full_winner[0]})"
+        note = f" (winner in slice d={winner_cell[0]})"
     idx = ", ".join(map(str, out_index))
     out_shape = "×".join(map(str, geometry.output_shape[-2:]))
     if geometry.ndim == 3:
         out_shape = f"slice {out_index[0]} of {geometry.output_shape[0]} ({out_shape})"
     text = f"output {out_shape}\ny[{idx}] = {style.format_value(value)}{note}"
-    width = plot.figure.get_size_inches()[0] * max(plot.output_ax.get_position().width, 0.25)
-    plot.output_ax.set_title(text, y=1.0, fontsize=_fit_size(PANEL_TITLE_SIZE, max(map(len, text.split(
-        "\n"))), width))
-    return replace(plot, window=tuple(window), winner=winner, winner_cell=winner_cell,
-                   output_cell=output_cell, dropped=tuple(dropped), out_index=tuple(out_index))
+    fig = plot.output_ax.get_figure()
+    width = fig.get_size_inches()[0] * max(plot.output_ax.get_position().width, 0.25)
+    plot.output_ax.set_title(text, y=1.0, fontsize=_fit_size(
+        PANEL_TITLE_SIZE, max(map(len, text.split("\n"))), width))
+    return replace(plot, window=tuple(window), winner=winner, winner_cell=shown,
+                   output_cell=output_cell, dropped=tuple(dropped), out_index=tuple(out_index),
+                   output_labels=output_labels, output_values=output_values)
 
 
-def _check_drawing_options(fig, title, annotate, legend) -> None:
+def _check_drawing_options(fig, ax, title, annotate, legend, progress) -> None:
     """Refuse, naming them, options the drawing would otherwise trip over (or ignore)."""
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     if fig is not None and not isinstance(fig, Figure):
         raise PoolTutorTypeError(f"fig={fig!r} has type {type(fig).__name__}: need a "
                                  f"matplotlib Figure or None")
+    if ax is not None:
+        if fig is not None:
+            raise PoolTutorError("fig and ax were both given: pass one of them (ax: the "
+                                 "(input Axes, output Axes) to draw into)")
+        if (not isinstance(ax, (list, tuple)) or len(ax) != 2
+                or not all(isinstance(a, Axes) for a in ax)):
+            raise PoolTutorTypeError(f"ax={ax!r} is not allowed: need a sequence of two "
+                                     f"matplotlib Axes (input Axes, output Axes) or None")
+        if ax[0] is ax[1]:
+            raise PoolTutorError("ax=(a, a) is not allowed: the input and the output need "
+                                 "two different Axes")
     if title is not None and not isinstance(title, str):
         raise PoolTutorTypeError(f"title={title!r} has type {type(title).__name__}: need a str "
                                  f"or None")
     for name, value, allowed in (("annotate", annotate, "True, False or None"),
-                                 ("legend", legend, "True or False")):
+                                 ("legend", legend, "True or False"),
+                                 ("progress", progress, "True or False")):
         if not (isinstance(value, (bool, np.bool_)) or (value is None and name == "annotate")):
             raise PoolTutorTypeError(f"{name}={value!r} has type {type(value).__name__}: need "
                                      f"{allowed}")
 
 
 def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int | None = None,
-                 fig=None, title: str | None = None, annotate=None, legend: bool = True
-                 ) -> PoolingPlot:
+                 fig=None, ax=None, title: str | None = None, annotate=None,
+                 legend: bool = True, progress: bool = False) -> PoolingPlot:
     """Draw a pooling: padded input with one window and its winner, and the output.
 
     Parameters
@@ -1052,12 +879,19 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
         which slice is shown.
     fig : matplotlib Figure, optional
         Drawn into (cleared first); a new one sized to the grids otherwise.
+    ax : (Axes, Axes), optional
+        Instead of ``fig``: the input and the output panel to draw into (in
+        this order); the figure title then heads the input panel's title and
+        the legend sits right of the output panel.
     title : str, optional
         Replaces the automatic title (operation and parameters).
     annotate : bool, optional
         Write values in cells (default: grids of at most 16 cells per side).
     legend : bool
         A legend under the panels (never over the data).
+    progress : bool
+        Draw the output as computed so far: the cells up to ``out_index``
+        (row-major) filled in, the later ones empty (what the stepper shows).
 
     Returns
     -------
@@ -1070,19 +904,21 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     >>> r = max_pool(np.arange(5.0).reshape(1, 1, 5), 2, 2, padding=1, rounding="ceil_torch",
     ...              return_indices=True)
     >>> p = plot_pooling(r, (2,))
-    >>> p.figure.texts[0].get_text()
+    >>> p.title.get_text()
     "max pool: kernel=2, stride=2, pad=1, rounding='ceil_torch'"
     >>> p.winner_cell, [t.get_text() for t in p.dropped if hasattr(t, "get_text")]
     ((0, 4), ['dropped: starts in end padding'])
     >>> p.input_image.get_clim() == p.output_image.get_clim()
     True
+    >>> p = plot_pooling(r, (1,), progress=True)
+    >>> [t.get_text() for t in style.texts_of(p.output_ax, "value")], p.computed
+    (['0', '2'], 2)
     """
     result = _check_result(result)
     out_index = _check_out_index(result, out_index)
     n, c = _check_plane(result, n, c)
-    _check_drawing_options(fig, title, annotate, legend)
+    _check_drawing_options(fig, ax, title, annotate, legend, progress)
     geometry = result.geometry
-    one_d = geometry.ndim == 1
     if geometry.ndim == 3:
         if depth is None:
             depth = _default_depth(result, n, c, out_index)
@@ -1094,25 +930,20 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     elif depth is not None:
         raise PoolTutorError(f"depth={depth!r}: only a 3-D pooling has depth slices "
                              f"(this one has {geometry.ndim} spatial axes)")
-
-    return _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend)[0]
+    return _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend,
+                         ax=ax, progress=bool(progress))
 
 
 def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, *,
-                  stable: bool = False, reuse: bool = False):
-    """:func:`plot_pooling` on checked arguments: ``(plot, input_kept)``.
-
-    With ``reuse`` (an explorer's persistent figure), the input panel of the pooling drawn
-    last on ``fig`` is kept as it is (its heatmap, padding, texts, title, and its window
-    overlays, moved) when everything it shows is unchanged (``input_kept``); the output
-    panel is drawn again.  ``stable``: see :func:`_panel_rects`."""
+                  ax=None, progress: bool = False, stable: bool = False) -> PoolingPlot:
+    """:func:`plot_pooling` on checked arguments.  ``stable``: see :func:`_panel_rects`
+    (an explorer's input panel stays where it is whatever the output shape)."""
     geometry = result.geometry
     one_d = geometry.ndim == 1
     plane = result.input[n, c]
-    out_plane = result.output[n, c]
+    out_plane = _output_plane(result, n, c, out_index)
     if geometry.ndim == 3:
         plane = plane[depth]
-        out_plane = out_plane[out_index[0]]
     vmin, vmax = style.shared_limits(plane, out_plane)
 
     _, row_axis, col_axis = _display_axes(geometry)
@@ -1125,22 +956,36 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
     has_outside = any(axis_extent(a)[1] > a.input_size + _axis_pads(a)[1] for a in shown_axes)
     has_dropped = any(getattr(a, "clipped", False) for a in shown_axes)
     entries = _legend_entries(result, has_dropped, has_outside, has_padding) if legend else []
-    if fig is None:
-        from .explorer import new_figure
+    head = title if title is not None else f"{_op_name(result)}: {format_params(geometry)}"
+    if ax is not None:
+        ax_in, ax_out = ax
+        fig = ax_in.get_figure()
+        bbox = ax_in.get_position()
+        cell = max(0.05, min(bbox.width * fig.get_size_inches()[0] / in_shape[1],
+                             bbox.height * fig.get_size_inches()[1] / in_shape[0], 0.9))
+        width = fig.get_size_inches()[0] * bbox.width
+        in_width = max(width, 2.0)
+    else:
+        if fig is None:
+            from .explorer import new_figure
 
-        fig = new_figure(_auto_figsize(in_shape, out_shape, one_d, len(entries), has_dropped),
-                         dpi=100)
-    width = fig.get_size_inches()[0]
-    ncol, legend_rows = _legend_rows(width, [label for label, _ in entries])
-    rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, has_dropped,
-                               stable)
+            fig = new_figure(_auto_figsize(in_shape, out_shape, one_d, len(entries),
+                                           has_dropped), dpi=100)
+        else:
+            fig.clear()
+        width = fig.get_size_inches()[0]
+        ncol, legend_rows = _legend_rows(width, [label for label, _ in entries])
+        rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, has_dropped,
+                                   stable)
+        ax_in, ax_out = (fig.add_axes(rect) for rect in rects)
+        in_width = max(rects[0][2] * width, 3.0)
     pad_text = pad_rule_text(result)
 
     shape_text = "×".join(map(str, geometry.input_shape[-2:] if geometry.ndim >= 2
                                 else geometry.input_shape))
     line1 = f"input {shape_text}"
     if geometry.ndim == 3:
-        reads = [t for t in _taps(geometry.axes[0], out_index[0])]
+        reads = list(_taps(geometry.axes[0], out_index[0]))
         line1 = (f"input slice d={depth} of {geometry.input_shape[0]} ({shape_text}); "
                  f"window reads d={', '.join(map(str, reads))}")
     if result.input.shape[0] * result.input.shape[1] > 1:
@@ -1148,77 +993,50 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
     line2 = _rule_text(result)
     if has_padding and result.op == "max":
         line2 = "padding (hatched): " + line2
-    in_title = line1 + ("\n" + line2 if line2 else "")
-    in_title_size = _fit_size(PANEL_TITLE_SIZE, max(len(line1), len(line2)),
-                              max(rects[0][2] * width, 3.0))
-
-    # everything the input panel shows: while it stays, the panel is not drawn again
-    plane_data = np.ascontiguousarray(plane)
-    in_key = (tuple(fig.get_size_inches()), float(fig.dpi), tuple(rects[0]), cell,
-              plane_data.dtype.str, plane_data.shape, plane_data.tobytes(),
-              tuple(None if a is None else (a.input_size, _axis_pads(a), axis_extent(a))
-                    for a in (row_axis, col_axis)),
-              pad_text, vmin, vmax, annotate, in_title, in_title_size)
-    previous = getattr(fig, "_pooltutor_pooling_state", None) if reuse else None
-    keep_input = (previous is not None and previous[0] == in_key
-                  and fig.axes == [previous[1].input_ax, previous[1].output_ax])
-    if keep_input:
-        old = previous[1]
-        keep = {*old.input_panel, *old.window, old.winner, *old.dropped, old.output_cell,
-                old.output_image}
-        ax_in, ax_out = _pooling_axes(fig, rects, keep, keep_titles=(True, False))
-        in_image, padding = old.input_image, old.padding
-        input_panel = old.input_panel
-    else:
-        ax_in, ax_out = _pooling_axes(fig, rects)
-        in_labels = style.TextCollection()
-        in_image = plot_input(ax_in, plane, geometry, pad_text=pad_text, vmin=vmin, vmax=vmax,
-                              annotate=annotate, cell_inches=cell, labels=in_labels)
-        _cell_image(in_image)
-        in_labels.draw(ax_in)
-        padding = next((c for c in ax_in.collections if c.get_gid() == "padding"), None)
-        ax_in.set_title(in_title, y=1.0, fontsize=in_title_size)
-        input_panel = (*ax_in.images, *ax_in.collections, *ax_in.patches)
+    lines = [line1] + ([line2] if line2 else [])
+    if ax is not None:
+        lines.insert(0, head)
+    in_title = "\n".join(lines)
+    in_labels = style.TextCollection()
+    in_image = plot_input(ax_in, plane, geometry, pad_text=pad_text, vmin=vmin, vmax=vmax,
+                          annotate=annotate, cell_inches=cell, labels=in_labels)
+    in_labels.draw(ax_in)
+    padding = next((a for a in ax_in.collections if a.get_gid() == "padding"), None)
+    ax_in.set_title(in_title, y=1.0, fontsize=_fit_size(PANEL_TITLE_SIZE,
+                                                        max(map(len, lines)), in_width))
+    input_panel = (*ax_in.images, *ax_in.collections, *ax_in.patches)
     out_labels = style.TextCollection()
-    out_image = _plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
-                             cell_inches=cell, labels=out_labels,
-                             image=old.output_image if keep_input else None)
-    _cell_image(out_image)
-    out_labels.draw(ax_out)
-    head = title if title is not None else f"{_op_name(result)}: {format_params(geometry)}"
-    head_size = _fit_size(TITLE_SIZE, len(head), 0.95 * width)
-    titles = [t for t in fig.texts if t.get_gid() == "title"]
-    for extra in titles[1:]:
-        extra.remove()
-    if titles:                              # a persistent figure's title, given the new text
-        titles[0].set_text(head)
-        titles[0].set_fontsize(head_size)
-    else:
-        fig.text(0.5, 1 - 0.12 / fig.get_size_inches()[1], head, ha="center", va="top",
-                 fontsize=head_size, fontweight="bold", gid="title")
+    computed = None
+    if progress:
+        computed = int(np.ravel_multi_index(out_index[-len(out_plane.shape):] if not one_d
+                                            else out_index, out_plane.shape)) + 1
+    out_image = plot_output(ax_out, out_plane, vmin=vmin, vmax=vmax, annotate=annotate,
+                            cell_inches=cell, labels=out_labels, computed=computed)
+    out_coll = out_labels.draw(ax_out) if len(out_labels) else None
+    head_text = legend_artist = None
+    if ax is None:
+        head_text = fig.text(0.5, 1 - 0.12 / fig.get_size_inches()[1], head, ha="center",
+                             va="top", fontsize=_fit_size(TITLE_SIZE, len(head), 0.95 * width),
+                             fontweight="bold", gid="title")
+    if entries:
+        from matplotlib.patches import Patch
 
-    if keep_input:
-        plot = replace(old, output_ax=ax_out, output_image=out_image, out_index=out_index,
-                       n=n, c=c, depth=depth, result=result, cell_inches=cell)
-    else:
-        plot = PoolingPlot(fig, ax_in, ax_out, in_image, out_image, (), None, None, None, (),
-                           padding, out_index, n, c, depth, result, cell, input_panel)
-    plot = _draw_overlays(plot, out_index, reuse=keep_input)
-    # the legend depends on its entries only: a persistent figure keeps it while they stay
-    key = (tuple(label for label, _ in entries), ncol)
-    if getattr(fig, "_pooltutor_legend_key", None) != key or len(fig.legends) != bool(entries):
-        for old_legend in list(fig.legends):
-            old_legend.remove()
-        if entries:
-            from matplotlib.patches import Patch
-
-            handles = [Patch(label=label, **kw) for label, kw in entries]
-            fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=LEGEND_SIZE,
-                       frameon=False, handlelength=1.6, bbox_to_anchor=(0.5, 0.0),
-                       columnspacing=1.2)
-        fig._pooltutor_legend_key = key
-    fig._pooltutor_pooling_state = (in_key, plot)
-    return plot, keep_input
+        handles = [Patch(label=label, **kw) for label, kw in entries]
+        if ax is None:
+            legend_artist = fig.legend(handles=handles, loc="lower center", ncol=ncol,
+                                       fontsize=LEGEND_SIZE, frameon=False, handlelength=1.6,
+                                       bbox_to_anchor=(0.5, 0.0), columnspacing=1.2)
+        else:
+            legend_artist = ax_out.legend(handles=handles, loc="upper left",
+                                          bbox_to_anchor=(1.04, 1.0), fontsize=LEGEND_SIZE,
+                                          frameon=False, handlelength=1.6)
+    output_values = np.asarray(out_plane, dtype=float)
+    plot = PoolingPlot(fig, ax_in, ax_out, in_image, out_image, (), None, None, None, (),
+                       padding, out_index, n, c, depth, result, cell, input_panel,
+                       output_labels=out_coll, progress=progress, title=head_text,
+                       legend=legend_artist, input_values=np.asarray(plane),
+                       output_values=output_values, annotate=annotate)
+    return _draw_overlays(plot, out_index)
 
 
 def _fit_size(size: float, n_chars: int, width_inches: float) -> float:
@@ -1230,20 +1048,31 @@ def update_pooling_plot(plot: PoolingPlot, out_index) -> PoolingPlot:
     """Move the window of ``plot`` to ``out_index`` in place and return the updated record.
 
     Only the overlays (window, winner, output cell, dropped window, output
-    title) are replaced; the heatmaps stay.  A 3-D plot whose window moves to
-    another depth slice is redrawn (the slice changes).
+    title; with ``progress`` the output cells computed so far) are drawn
+    again; the input panel stays.  A 3-D plot whose window moves to another
+    depth slice is drawn again (the slice changes).
+
+    >>> import numpy as np
+    >>> p = plot_pool(np.arange(16.0).reshape(1, 1, 4, 4), 2, 2)
+    >>> q = update_pooling_plot(p, (1, 1))
+    >>> q.out_index, q.winner_cell, q.input_image is p.input_image
+    ((1, 1), (3, 3), True)
     """
+    if not isinstance(plot, PoolingPlot):
+        raise PoolTutorTypeError(f"plot={type(plot).__name__}: need the PoolingPlot that "
+                                 f"plot_pooling returned")
     out_index = _check_out_index(plot.result, out_index)
     if plot.result.geometry.ndim == 3:
         depth = _default_depth(plot.result, plot.n, plot.c, out_index)
         if depth != plot.depth:
+            if plot.title is None:
+                return plot_pooling(plot.result, out_index, n=plot.n, c=plot.c, depth=depth,
+                                    ax=(plot.input_ax, plot.output_ax),
+                                    legend=plot.legend is not None, progress=plot.progress)
             return plot_pooling(plot.result, out_index, n=plot.n, c=plot.c, depth=depth,
-                                fig=plot.figure)
-    moved = _draw_overlays(plot, out_index, reuse=True)
-    state = getattr(plot.figure, "_pooltutor_pooling_state", None)
-    if state is not None and state[1] is plot:          # the record a redraw starts from
-        plot.figure._pooltutor_pooling_state = (state[0], moved)
-    return moved
+                                fig=plot.figure, title=plot.title.get_text(),
+                                legend=plot.legend is not None, progress=plot.progress)
+    return _draw_overlays(plot, out_index)
 
 
 def plot_pool(x, kernel, stride=None, padding=0, dilation=1, *, op: str = "max",
@@ -1270,3 +1099,4 @@ def plot_pool(x, kernel, stride=None, padding=0, dilation=1, *, op: str = "max",
     else:
         result = avg_pool(x, kernel, stride, padding, dilation, **rules)
     return plot_pooling(result, out_index, n=n, c=c, depth=depth, fig=fig)
+

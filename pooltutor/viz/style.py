@@ -1,8 +1,15 @@
 """pooltutor's house style for heatmaps, set in one place (style.md lessons 12-13).
 
-Every plot in :mod:`pooltutor.viz` draws grids through :func:`draw_grid`
-and colours through the constants here, so that input, padding, windows,
-winners and outputs look the same in every figure, notebook and slide.
+Every plot in :mod:`pooltutor.viz` draws its grids of cells through
+:func:`draw_grid` (the one grid drawer: the only place a cell image is made,
+a plain ``imshow(..., interpolation="nearest")`` updated with ``set_data`` /
+``set_clim``) and its colours through the constants here, so that input,
+padding, windows, winners and outputs look the same in every figure, notebook
+and slide.  Many short texts (cell values, indices) are drawn as one
+``PathCollection`` of :class:`~matplotlib.textpath.TextPath` outlines
+(:class:`TextCollection`) and read back with :func:`texts_of`; only public
+matplotlib API is used, and what was drawn is recorded on pooltutor's side
+(never as attributes of matplotlib objects).
 
 Conventions
 -----------
@@ -17,6 +24,8 @@ Conventions
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -45,9 +54,9 @@ __all__ = [
     "TextCollection",
     "texts_of",
     "cell_squares",
+    "cells_of",
+    "cell_font_sizes",
     "RIM_COLOR",
-    "GlyphText",
-    "glyph_texts",
 ]
 
 CMAP = "viridis"
@@ -63,6 +72,8 @@ RIGHT_COLOR = "#2ca02c"
 RIM_COLOR = "#1a1a1a"        # the dark rim of mark_cell: visible on every colour of CMAP
 MAX_ANNOTATED = 16
 FONT_SIZE = 9
+#: the smallest font of a number written in a cell (points)
+MIN_CELL_FONT = 7.0
 
 
 def check_fig(fig) -> None:
@@ -177,16 +188,89 @@ class CellText:
         return f"CellText({self.text!r}, x={self.x}, y={self.y}, gid={self.gid!r})"
 
 
+#: TextPath outlines by (text, size, bold), and aligned outlines by their full key
+_TEXT_PATHS: dict = {}
+_ALIGNED: dict = {}
+_CACHE_LIMIT = 8192
+#: what each drawn TextCollection / cell_squares collection holds (pooltutor's records,
+#: keyed by the matplotlib collection, forgotten with it)
+_RECORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CELLS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _text_path(text: str, size: float, bold: bool):
+    """The :class:`~matplotlib.textpath.TextPath` of ``text`` (points, baseline at 0), cached."""
+    key = (text, size, bold)
+    path = _TEXT_PATHS.get(key)
+    if path is None:
+        from matplotlib.font_manager import FontProperties
+        from matplotlib.textpath import TextPath
+
+        if len(_TEXT_PATHS) > _CACHE_LIMIT:
+            _TEXT_PATHS.clear()
+        path = _TEXT_PATHS[key] = TextPath(
+            (0, 0), text, size=size, prop=FontProperties(weight="bold" if bold else "normal"))
+    return path
+
+
+def _aligned_path(key):
+    """The outline of ``key = (text, size, ha, dy, dx, bold)`` placed around the anchor
+    (points), cached."""
+    path = _ALIGNED.get(key)
+    if path is None:
+        from matplotlib.path import Path
+
+        text, size, ha, dy, dx, bold = key
+        raw = _text_path(text, size, bold)
+        ext = raw.get_extents() if len(raw.vertices) else None
+        x0, x1 = (ext.x0, ext.x1) if ext is not None else (0.0, 0.0)
+        digit = _text_path("0", size, bold).get_extents()
+        if ha in ("center", "title"):
+            sx = -(x0 + x1) / 2
+        elif ha in ("right", "right-center"):
+            sx = -x1
+        else:
+            sx = 0.0
+        sy = -(digit.y0 + digit.y1) / 2 if ha in ("center", "right-center") else 0.0
+        if len(_ALIGNED) > _CACHE_LIMIT:
+            _ALIGNED.clear()
+        verts = raw.vertices + (sx + dx, sy + dy)
+        path = _ALIGNED[key] = Path(verts, raw.codes)
+    return path
+
+
+def _text_collection_class():
+    from matplotlib.collections import PathCollection
+    from matplotlib.path import get_path_collection_extents
+    from matplotlib.transforms import Bbox
+
+    class TextPathCollection(PathCollection):
+        """A ``PathCollection`` of text outlines sized in points at data anchors, whose
+        window extent is that of its glyphs (a plain one reports only its anchors, so a
+        tight ``savefig`` or a layout engine would cut the texts)."""
+
+        def get_window_extent(self, renderer=None):
+            paths = self.get_paths()
+            if not len(paths):
+                return Bbox.null()
+            return get_path_collection_extents(self.get_transform(), paths, [],
+                                               self.get_offsets(), self.get_offset_transform())
+
+    return TextPathCollection
+
+
+_CLASSES: dict = {}
+
+
 class TextCollection:
     """Many short texts (cell values, indices, labels) drawn as one ``PathCollection``.
 
-    Every ``Text`` artist is laid out and rasterised glyph by glyph at each
-    redraw: hundreds of them cost most of a heatmap's redraw.  Here each
-    distinct string is turned into a glyph outline once (cached across
-    figures) and all of them are filled in one call, which costs about as
-    much as a single ``Text``.  Sizes are in points and follow the figure's
-    dpi (PNG exports at another dpi stay right).  The drawn collection keeps
-    its :class:`CellText` records: read them with :func:`texts_of`.
+    Each text is a :class:`~matplotlib.textpath.TextPath` outline (cached by
+    text, size and weight), all of them filled in one collection; sizes are in
+    points and follow the figure's dpi (PNG exports at another dpi stay
+    right), and the collection reports the extent of its glyphs (so tight
+    saves and layout engines keep them).  What was drawn is read back with
+    :func:`texts_of` (:class:`CellText` records).
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().add_subplot()
@@ -197,7 +281,6 @@ class TextCollection:
     >>> [t.get_text() for t in texts_of(ax, "value")], len(coll.get_paths())
     (['12'], 2)
     """
-
 
     def __init__(self):
         self.items: list[CellText] = []
@@ -213,46 +296,35 @@ class TextCollection:
         centred), starting or ending there on its baseline (``ha="left"`` / ``"right"``),
         or centred on its baseline (``ha="title"``); ``ha="right-center"`` ends there with
         a digit's height centred; then moved ``dx`` points right and ``dy`` points up."""
-        self.items.append(CellText(text, x, y, size, color, bool(bold), gid))
-        self._keys.append((text, round(float(size), 1), ha, float(dy), float(dx), bool(bold)))
+        if ha not in ("center", "left", "right", "title", "right-center"):
+            raise ValueError(f"ha={ha!r} is not allowed: need 'center', 'left', 'right', "
+                             f"'title' or 'right-center'")
+        self.items.append(CellText(str(text), x, y, size, color, bool(bold), gid))
+        self._keys.append((str(text), round(float(size), 2), ha, float(dy), float(dx),
+                           bool(bold)))
 
     @staticmethod
     def glyphs(key):
-        """The (cached) outline of ``key = (text, size, ha, dy, dx, bold)``, in points
-        (:func:`pooltutor.viz.glyphs.cell_path`)."""
-        from .glyphs import cell_path
-
-        return cell_path(key)
+        """The (cached) outline of ``key = (text, size, ha, dy, dx, bold)``, in points."""
+        return _aligned_path(key)
 
     def draw(self, ax, *, gid: str = "cell-labels", zorder: float = 6, clip: bool = False):
         """Add the texts to ``ax`` as one ``PathCollection`` (data coordinates) and return it."""
-        from matplotlib.collections import PathCollection
         from matplotlib.transforms import Affine2D
 
+        cls = _CLASSES.get("text") or _CLASSES.setdefault("text", _text_collection_class())
         fig = ax.get_figure(root=True) if _takes_root(ax) else ax.figure
-        coll = PathCollection([self.glyphs(k) for k in self._keys],
-                              offsets=np.array([(t.x, t.y) for t in self.items], dtype=float)
-                              .reshape(-1, 2),
-                              offset_transform=ax.transData,
-                              transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
-                              facecolors=[t.color for t in self.items] or "black",
-                              edgecolors="none", linewidths=0, gid=gid, zorder=zorder)
+        coll = cls([self.glyphs(k) for k in self._keys],
+                   offsets=np.array([(t.x, t.y) for t in self.items], dtype=float)
+                   .reshape(-1, 2),
+                   offset_transform=ax.transData,
+                   transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
+                   facecolors=[t.color for t in self.items] or "black",
+                   edgecolors="none", linewidths=0, gid=gid, zorder=zorder)
         coll.set_clip_on(clip)
-        coll.pooltutor_texts = tuple(self.items)
+        _RECORDS[coll] = tuple(self.items)
         ax.add_collection(coll, autolim=False)
         return coll
-
-
-def __getattr__(name):
-    # the text engine lives in pooltutor.viz.glyphs (imported on first use: matplotlib)
-    if name in ("GlyphText", "glyph_texts", "_figure_texts"):
-        from . import glyphs
-
-        value = {"GlyphText": glyphs.GlyphText, "glyph_texts": glyphs.glyph_texts,
-                 "_figure_texts": glyphs.figure_texts}[name]
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _takes_root(ax) -> bool:
@@ -266,13 +338,17 @@ def texts_of(ax, gid: str | None = None) -> list:
     :class:`CellText` records of every :class:`TextCollection`, in drawing order."""
     found = []
     for artist in ax.get_children():
-        items = getattr(artist, "pooltutor_texts", None)
+        items = _RECORDS.get(artist)
         if items is not None:
             found += [t for t in items if gid is None or t.gid == gid]
-        elif hasattr(artist, "get_text") and hasattr(artist, "get_gid") and (
-                gid is None or artist.get_gid() == gid) and artist in ax.texts:
+        elif artist in ax.texts and (gid is None or artist.get_gid() == gid):
             found.append(artist)
     return found
+
+
+def cells_of(collection) -> tuple:
+    """The ``(row, col)`` cells of a :func:`cell_squares` collection (``()`` for another)."""
+    return _CELLS.get(collection, ())
 
 
 def cell_squares(ax, cells, gid: str, *, half: float = 0.5, merged: bool = False, **kw):
@@ -281,13 +357,12 @@ def cell_squares(ax, cells, gid: str, *, half: float = 0.5, merged: bool = False
     Draws any number of cells for the cost of one artist; ``kw`` are
     collection properties (``facecolors``, ``edgecolors``, ``hatch``, ...).
     With ``merged`` the squares are one compound path: a hatch is then laid
-    once over the whole region (hatching each square apart costs ~0.3 ms a
-    square).  The centres are kept as ``coll.pooltutor_cells``.
+    once over the whole region.  The centres are read back with :func:`cells_of`.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().add_subplot()
     >>> c = cell_squares(ax, [(0, 0), (0, 1)], "padding", merged=True, hatch=PAD_HATCH)
-    >>> c.pooltutor_cells, len(c.get_paths()), c.get_hatch()
+    >>> cells_of(c), len(c.get_paths()), c.get_hatch()
     (((0, 0), (0, 1)), 1, '////')
     """
     from matplotlib.collections import PathCollection, PolyCollection
@@ -303,62 +378,143 @@ def cell_squares(ax, cells, gid: str, *, half: float = 0.5, merged: bool = False
         coll = PathCollection([path], gid=gid, transform=ax.transData, **kw)
     else:
         coll = PolyCollection(verts, gid=gid, **kw)
-    coll.pooltutor_cells = tuple((round(i), round(j)) for i, j in cells)
+    _CELLS[coll] = tuple((round(i), round(j)) for i, j in cells)
     ax.add_collection(coll, autolim=False)
     return coll
 
 
+def cell_font_sizes(cell_inches: float, longest: int, pad_len: int = 1) -> tuple[float, float]:
+    """Font sizes (value, padding label) for cells ``cell_inches`` wide: about a third of a
+    cell high, never wider than the cell, never under 7 pt (legible in a notebook).
+
+    >>> [round(v, 2) for v in cell_font_sizes(0.5, 2, 4)]
+    [13.68, 10.8]
+    """
+    cell_pt = cell_inches * 72.0
+    size = max(MIN_CELL_FONT, min(0.38 * cell_pt, 0.9 * cell_pt / (0.62 * max(longest, 1)), 18.0))
+    pad = max(MIN_CELL_FONT, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * max(pad_len, 1)), 13.0))
+    return size, pad
+
+
+def _bad_white(cmap):
+    import matplotlib as mpl
+
+    if not isinstance(cmap, str):
+        return cmap
+    made = _CMAPS.get(cmap)
+    if made is None:
+        made = _CMAPS[cmap] = mpl.colormaps[cmap].with_extremes(bad="#ffffff")
+    return made
+
+
+_CMAPS: dict = {}
+
+
 def draw_grid(ax, values, *, vmin=None, vmax=None, offset=(0, 0), annotate=None, cmap=CMAP,
-              mask=None, mask_color=PAD_COLOR, mask_hatch=PAD_HATCH, mask_text=None):
+              mask=None, mask_color=PAD_COLOR, mask_hatch=PAD_HATCH, mask_text=None,
+              blank=None, labels=None, cell_inches=None, image=None, ticks=True):
     """Draw a 2-D array as a heatmap whose cell ``(i, j)`` sits at ``(i + offset[0], j + offset[1])``.
 
-    Cells where ``mask`` is True are drawn as padding (grey, hatched) with
-    ``mask_text`` written in them.  Returns the ``AxesImage``.
-    """
-    from matplotlib.patches import Rectangle
+    The one grid drawer of :mod:`pooltutor.viz`.  The cells are one plain
+    ``ax.imshow(..., interpolation="nearest")`` (NaN and blank cells white);
+    with ``image`` (an image this function made on ``ax`` before) that image is
+    given the new data with ``set_data`` / ``set_extent`` / ``set_clim`` instead.
 
+    Parameters
+    ----------
+    values : array, 1-D (one row) or 2-D
+    vmin, vmax : float, optional
+        Colour limits (default: the finite values' range).
+    offset : (int, int)
+        Data coordinates of cell ``(0, 0)``.
+    annotate : bool, optional
+        Write the values in the cells (default: at most :data:`MAX_ANNOTATED` per side).
+    mask : bool array, optional
+        Padding cells: grey, hatched (one collection, gid ``"padding"``), with
+        ``mask_text`` written in them (gid ``"padding-text"``).
+    blank : bool array, optional
+        Cells drawn empty (white, nothing written): not computed yet.
+    labels : TextCollection, optional
+        Collects the texts (values gid ``"value"``); by default they are drawn
+        here as one collection.
+    cell_inches : float, optional
+        The size of a cell on the figure: the font sizes follow it
+        (:func:`cell_font_sizes`); default 9 pt (7 pt past 8 cells a side).
+    ticks : bool
+        Set the axis ticks to the cell indices (small labels, no tick marks,
+        no spines).
+
+    Returns the ``AxesImage``.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> im = draw_grid(ax, np.arange(4.0).reshape(2, 2), blank=[[False, False], [False, True]])
+    >>> [t.get_text() for t in texts_of(ax, "value")], im.get_interpolation()
+    (['0', '1', '2'], 'nearest')
+    """
     values = np.asarray(values)
     if values.ndim == 1:
         values = values[None, :]
     rows, cols = values.shape
     data = values.astype(float)
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool).reshape(rows, cols)
+    if blank is not None:
+        blank = np.asarray(blank, dtype=bool).reshape(rows, cols)
     if vmin is None or vmax is None:
-        lo, hi = shared_limits(data)
+        lo, hi = shared_limits(data if mask is None else data[~mask])
         vmin = lo if vmin is None else vmin
         vmax = hi if vmax is None else vmax
-    shown = np.ma.masked_invalid(data)
-    if mask is not None:
-        shown = np.ma.array(shown, mask=np.ma.getmaskarray(shown) | np.asarray(mask, dtype=bool))
+    hidden = ~np.isfinite(data)
+    for m in (mask, blank):
+        if m is not None:
+            hidden = hidden | m
+    shown = np.ma.array(np.where(hidden, 0.0, data), mask=hidden)
     r0, c0 = offset
     extent = (c0 - 0.5, c0 + cols - 0.5, r0 + rows - 0.5, r0 - 0.5)
-    cm = __import__("matplotlib").colormaps[cmap].with_extremes(bad="#ffffff") if isinstance(cmap, str) else cmap
-    image = ax.imshow(shown, cmap=cm, vmin=vmin, vmax=vmax, extent=extent, interpolation="nearest")
-    if mask is not None:
-        for i, j in zip(*np.nonzero(mask)):
-            ax.add_patch(Rectangle((c0 + j - 0.5, r0 + i - 0.5), 1, 1, facecolor=mask_color,
-                                   hatch=mask_hatch, edgecolor="#9a9a9a", linewidth=0.5,
-                                   gid="padding"))
+    if image is None:
+        image = ax.imshow(shown, cmap=_bad_white(cmap), vmin=vmin, vmax=vmax, extent=extent,
+                          interpolation="nearest")
+    else:
+        image.set_data(shown)
+        image.set_extent(extent)
+        image.set_clim(vmin, vmax)
+    if mask is not None and mask.any():
+        cell_squares(ax, [(r0 + i, c0 + j) for i, j in zip(*np.nonzero(mask))], "padding",
+                     merged=True, facecolors=mask_color, hatch=mask_hatch,
+                     edgecolors="#9a9a9a", linewidths=0.5, zorder=1.5)
     if annotate is None:
         annotate = max(rows, cols) <= MAX_ANNOTATED
+    own = labels is None
     if annotate:
-        size = FONT_SIZE if max(rows, cols) <= 8 else FONT_SIZE - 2
+        labels = TextCollection() if own else labels
+        texts = [[format_value(v) for v in row] for row in
+                 (values.tolist() if values.dtype.kind in "iub" else values)]
+        if cell_inches is None:
+            size = FONT_SIZE if max(rows, cols) <= 8 else MIN_CELL_FONT
+            pad_size = size - 1 if size > MIN_CELL_FONT else size
+        else:
+            longest = max((len(t) for row in texts for t in row), default=1)
+            size, pad_size = cell_font_sizes(cell_inches, longest, len(mask_text or "x"))
+        colors = cell_text_colors(data, vmin, vmax, cmap)
         for i in range(rows):
             for j in range(cols):
                 if mask is not None and mask[i, j]:
                     if mask_text:
-                        ax.text(c0 + j, r0 + i, mask_text, ha="center", va="center",
-                                fontsize=size - 1, color="#555555", gid="padding-text")
-                    continue
-                v = values[i, j]
-                ax.text(c0 + j, r0 + i, format_value(v), ha="center", va="center", fontsize=size,
-                        color=cell_text_color(data[i, j], vmin, vmax, cmap), gid="value")
-    ax.set_xticks(range(c0, c0 + cols))
-    ax.set_yticks(range(r0, r0 + rows))
-    ax.tick_params(length=0, labelsize=FONT_SIZE - 1)
+                        labels.add(c0 + j, r0 + i, mask_text, pad_size, "#555555",
+                                   gid="padding-text")
+                elif blank is None or not blank[i, j]:
+                    labels.add(c0 + j, r0 + i, texts[i][j], size, colors[i, j], gid="value")
+        if own:
+            labels.draw(ax)
+    if ticks:
+        ax.set_xticks(range(c0, c0 + cols))
+        ax.set_yticks(range(r0, r0 + rows))
+        ax.tick_params(length=0, labelsize=FONT_SIZE - 1)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
     ax.set_xlim(c0 - 0.5, c0 + cols - 0.5)
     ax.set_ylim(r0 + rows - 0.5, r0 - 0.5)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
     return image
 
 
@@ -428,220 +584,3 @@ def mark_cell(ax, cell, *, color=WINNER_COLOR, gid="winner", label=None, linewid
     return patch
 
 
-#: resampled heatmap images by everything that decides their pixels (see :func:`cache_images`)
-_IMAGE_CACHE: dict = {}
-_IMAGE_CACHE_SIZE = 24
-
-
-def _image_key(image, renderer, magnification, unsampled):
-    """Everything :meth:`AxesImage.make_image` reads, or None when it cannot be keyed."""
-    trans = image.get_transform()
-    data = image.get_array()
-    if data is None or not trans.is_affine or image.get_figure(root=True) is None:
-        return None
-    clip = ((image.get_clip_box() or image.axes.bbox) if image.get_clip_on()
-            else image.get_figure(root=True).bbox)
-    norm, cmap = image.norm, image.get_cmap()
-    mask = np.ma.getmaskarray(data)
-    return (np.asarray(data).tobytes(), mask.tobytes(), data.shape, str(data.dtype),
-            type(norm).__name__, norm.vmin, norm.vmax, norm.clip,
-            cmap.name, cmap.N, tuple(cmap.get_bad()), tuple(cmap.get_over()),
-            tuple(cmap.get_under()), image.get_alpha(), image.get_interpolation(),
-            image.get_interpolation_stage(), image.get_resample(), image.get_filternorm(),
-            image.get_filterrad(), image.origin, tuple(image.get_extent()),
-            trans.get_matrix().tobytes(), tuple(clip.bounds), renderer.width, renderer.height,
-            float(magnification), bool(unsampled))
-
-
-def _cached_make_image(image, renderer, magnification=1.0, unsampled=False):
-    from matplotlib.image import AxesImage
-
-    key = _image_key(image, renderer, magnification, unsampled)
-    if key is None:
-        return AxesImage.make_image(image, renderer, magnification, unsampled)
-    hit = _IMAGE_CACHE.pop(key, None)
-    if hit is None:
-        hit = AxesImage.make_image(image, renderer, magnification, unsampled)
-        if hit[0] is not None:
-            hit = (hit[0].copy(), *hit[1:])           # the drawing may write into its copy
-    _IMAGE_CACHE[key] = hit                           # most recent last
-    while len(_IMAGE_CACHE) > _IMAGE_CACHE_SIZE:
-        del _IMAGE_CACHE[next(iter(_IMAGE_CACHE))]
-    return hit if hit[0] is None else (hit[0].copy(), *hit[1:])
-
-
-def cache_images(fig) -> int:
-    """Let the heatmap images of ``fig`` reuse their last resampled pixels: an image whose
-    data, colours, extent, placement and clip are those of an earlier draw (an explorer's
-    unchanged input panel, redrawn after a parameter change) skips the resampling and
-    colour mapping.  Same pixels.  Returns how many images were switched.
-
-    >>> from matplotlib.figure import Figure
-    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
-    >>> fig = Figure(figsize=(1, 1), dpi=20)
-    >>> _ = FigureCanvasAgg(fig)
-    >>> _ = fig.add_subplot().imshow(np.arange(4.0).reshape(2, 2))
-    >>> cache_images(fig), cache_images(fig)
-    (1, 0)
-    """
-    from matplotlib.image import AxesImage
-
-    count = 0
-    for ax in fig.axes:
-        for image in ax.images:
-            if type(image) is AxesImage and "make_image" not in vars(image):
-                image.make_image = _cached_make_image.__get__(image)
-                count += 1
-    return count
-
-
-def _paste_kept(buf, kept, artist) -> bool:
-    """Paste the pixels ``artist`` drew last time (``kept = (key, (r0, r1, c0, c1), before,
-    after)``) into the canvas buffer ``buf``, only when the pixels under it are ``before``
-    again, the same as at that draw; True when pasted (the artist is then up to date)."""
-    (r0, r1, c0, c1), before, after = kept[1:]
-    region = buf[r0:r1, c0:c1]
-    if not np.array_equal(region, before):
-        return False
-    region[...] = after
-    artist.stale = False
-    return True
-
-
-def _cached_legend_draw(legend, renderer):
-    """``Legend.draw``, or its pixels of the last draw when nothing it depends on changed."""
-    from matplotlib.legend import Legend
-
-    try:
-        buf = np.asarray(renderer.buffer_rgba())
-    except AttributeError:                          # not an Agg renderer
-        return Legend.draw(legend, renderer)
-    if not legend.get_visible() or buf.ndim != 3 or not buf.flags.writeable:
-        return Legend.draw(legend, renderer)
-    key = (renderer.width, renderer.height, renderer.dpi,
-           tuple(t.get_text() for t in legend.texts), tuple(map(str, legend.legend_handles)),
-           legend._loc, tuple(legend.get_bbox_to_anchor().bounds))
-    kept = getattr(legend, "_pooltutor_pixels", None)
-    if kept is not None and kept[0] == key and _paste_kept(buf, kept, legend):
-        return None
-    box = legend.get_window_extent(renderer)
-    m = 4                                           # anti-aliasing and rims reach past the box
-    h, w = buf.shape[:2]
-    r0, r1 = max(int(h - box.y1) - m, 0), min(int(np.ceil(h - box.y0)) + m, h)
-    c0, c1 = max(int(box.x0) - m, 0), min(int(np.ceil(box.x1)) + m, w)
-    before = buf[r0:r1, c0:c1].copy()
-    Legend.draw(legend, renderer)
-    legend._pooltutor_pixels = (key, (r0, r1, c0, c1), before, buf[r0:r1, c0:c1].copy())
-    return None
-
-
-def cache_legends(fig) -> int:
-    """Let the legends of ``fig`` paste their pixels of the last draw instead of laying out
-    and drawing their entries again (an explorer keeps its legend while the entries stay):
-    only when the canvas, the entries and the pixels under the legend are those of that
-    draw, so the picture is the same.  Returns how many legends were switched.
-
-    >>> from matplotlib.figure import Figure
-    >>> fig = Figure(figsize=(2, 1), dpi=40)
-    >>> _ = fig.add_subplot().plot([0, 1], label="a line")
-    >>> _ = fig.legend()
-    >>> cache_legends(fig), cache_legends(fig)
-    (1, 0)
-    """
-    count = 0
-    for legend in fig.legends:
-        if "draw" not in vars(legend):
-            legend.draw = _cached_legend_draw.__get__(legend)
-            count += 1
-    return count
-
-
-def _text_props(text) -> tuple:
-    return (text.get_text(), text.get_visible(), text.get_fontsize(), text.get_color(),
-            text.get_rotation(), text.get_fontweight(), tuple(text.get_fontfamily()),
-            text.get_ha(), text.get_va(), text.get_alpha())
-
-
-def _axis_key(axis, renderer):
-    """Everything an ``Axis`` draw depends on, or None when it cannot be keyed (shared axes,
-    non-linear scales)."""
-    ax = axis.axes
-    if (axis.get_scale() != "linear" or not ax.axison
-            or any(len(g.get_siblings(ax)) > 1 for g in ax._shared_axes.values())):
-        return None
-    major, minor = axis.get_majorticklocs(), axis.get_minorticklocs()
-    ticks = [t for t in (axis.majorTicks[:1] + axis.minorTicks[:1])]
-    return (renderer.width, renderer.height, renderer.dpi, tuple(ax.bbox.bounds),
-            tuple(axis.get_view_interval()), tuple(major), tuple(minor),
-            tuple(axis.major.formatter.format_ticks(major)),
-            tuple(axis.minor.formatter.format_ticks(minor)), axis.major.formatter.get_offset(),
-            repr(sorted(axis._major_tick_kw.items())), repr(sorted(axis._minor_tick_kw.items())),
-            _text_props(axis.label), axis.labelpad, axis.label_position,
-            tuple(axis.label.get_position()), _text_props(axis.offsetText),
-            tuple((_text_props(t.label1), _text_props(t.label2), t.tick1line.get_visible(),
-                   t.tick2line.get_visible(), t.tick1line.get_markersize(),
-                   t.tick1line.get_markeredgewidth(), t.tick1line.get_color(),
-                   t.gridline.get_visible()) for t in ticks))
-
-
-def _cached_axis_draw(axis, renderer):
-    """``Axis.draw``, or its pixels of the last draw when nothing it depends on changed."""
-    cls = type(axis)
-    try:
-        buf = np.asarray(renderer.buffer_rgba())
-    except AttributeError:                          # not an Agg renderer
-        return cls.draw(axis, renderer)
-    canvas = axis.get_figure(root=True).canvas
-    if getattr(canvas, "renderer", None) is not renderer:   # a layout pass, not the picture
-        return cls.draw(axis, renderer)
-    key = _axis_key(axis, renderer) if axis.get_visible() else None
-    if key is None or buf.ndim != 3 or not buf.flags.writeable:
-        return cls.draw(axis, renderer)
-    kept = getattr(axis, "_pooltutor_pixels", None)
-    if kept is None or kept[0] != key:              # new ticks: drawn; kept from the next draw
-        axis._pooltutor_pixels = (key, None)
-        return cls.draw(axis, renderer)
-    if kept[1] is False:                            # its pixels changed under it: not kept
-        return cls.draw(axis, renderer)
-    if kept[1] is not None:
-        if _paste_kept(buf, kept, axis):
-            return None
-        axis._pooltutor_pixels = (key, False)       # what it covers changes: stop trying
-        return cls.draw(axis, renderer)
-    # the second draw with these ticks: the region: the pixels this draw changed, and a margin (compared before pasting)
-    before_all = buf.copy()
-    cls.draw(axis, renderer)
-    changed = np.any(before_all != buf, axis=-1)
-    rows, cols = np.nonzero(changed.any(axis=1))[0], np.nonzero(changed.any(axis=0))[0]
-    if not len(rows):                               # draws nothing (no ticks, no label)
-        empty = buf[:0, :0].copy()
-        axis._pooltutor_pixels = (key, (0, 0, 0, 0), empty, empty)
-        return None
-    m = 6
-    h, w = buf.shape[:2]
-    r0, r1 = max(rows[0] - m, 0), min(rows[-1] + 1 + m, h)
-    c0, c1 = max(cols[0] - m, 0), min(cols[-1] + 1 + m, w)
-    axis._pooltutor_pixels = (key, (r0, r1, c0, c1), before_all[r0:r1, c0:c1].copy(),
-                              buf[r0:r1, c0:c1].copy())
-    return None
-
-
-def cache_axis_ticks(fig) -> int:
-    """Let the x and y axes (ticks, tick labels, axis labels) of ``fig``'s Axes paste their
-    pixels of the last draw when their limits, ticks, labels and properties and the pixels
-    under them are those of that draw (laying out and drawing ticks costs ~7 ms an axis).
-    The picture is the same.  Returns how many axes were switched.
-
-    >>> from matplotlib.figure import Figure
-    >>> fig = Figure(figsize=(2, 1), dpi=40)
-    >>> _ = fig.add_subplot().plot([0, 1])
-    >>> cache_axis_ticks(fig), cache_axis_ticks(fig)
-    (2, 0)
-    """
-    count = 0
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            if "draw" not in vars(axis):
-                axis.draw = _cached_axis_draw.__get__(axis)
-                count += 1
-    return count
