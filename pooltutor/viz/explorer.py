@@ -124,9 +124,10 @@ def canvas_png(fig, compress_level: int = 1) -> bytes:
     """
     from PIL import Image
 
+    width, height = fig.canvas.get_width_height(physical=True)
     buf = io.BytesIO()
-    Image.fromarray(np.asarray(fig.canvas.buffer_rgba())[..., :3]).save(
-        buf, format="png", compress_level=compress_level)
+    Image.frombuffer("RGBA", (width, height), fig.canvas.buffer_rgba(), "raw", "RGBA", 0,
+                     1).convert("RGB").save(buf, format="png", compress_level=compress_level)
     return buf.getvalue()
 
 

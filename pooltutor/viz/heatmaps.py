@@ -237,14 +237,22 @@ def _tick_range(lo: int, hi: int) -> list[int]:
     return [t for t in range(lo, hi) if t % 2 == 0]
 
 
-def _index_ticks(ax, rows, cols) -> None:
-    """Row and column indices as the axis tick labels (public ticks: a tight save and the
-    layout see them), no tick marks, no spines."""
-    ax.set_xticks(list(cols))
-    ax.set_yticks(list(rows))
-    ax.tick_params(length=0, labelsize=TICK_SIZE, labelcolor="#333333", pad=3)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+def _index_labels(ax, rows, cols, *, size=TICK_SIZE):
+    """Row and column indices around a grid (gid ``"tick"``), drawn as their own
+    :class:`~pooltutor.viz.style.TextCollection` (whose extent a tight save and a layout
+    see) and returned: rows left of the left edge, columns under the bottom edge.  The
+    Axes draws nothing else (no spines, no axis machinery: cheap to redraw)."""
+    labels = style.TextCollection()
+    x_lo, _ = ax.get_xlim()
+    y_bottom, _ = ax.get_ylim()
+    for j in cols:
+        labels.add(j, y_bottom, str(j).replace("-", "\u2212"), size, "#333333", gid="tick",
+                   dy=-(0.5 * size + 4))
+    for i in rows:
+        labels.add(x_lo, i, str(i).replace("-", "\u2212"), size, "#333333", gid="tick",
+                   ha="right-center", dx=-4)
+    ax.set_axis_off()
+    return labels.draw(ax, gid="index-labels")
 
 
 def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, vmax=None,
@@ -276,9 +284,8 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
         one hatched collection with gid ``"padding"``, cells past the padded
         input (ceil overhang) one with gid ``"outside"``, the border of the real
         input a ``Rectangle`` with gid ``"input-border"``; the cell texts (gids
-        ``"value"``, ``"padding-text"``) are read with
-        :func:`~pooltutor.viz.style.texts_of`; row and column indices are the
-        tick labels.
+        ``"value"``, ``"padding-text"``, and the row and column indices
+        ``"tick"``) are read with :func:`~pooltutor.viz.style.texts_of`.
 
     >>> from pooltutor.geometry import pool_geometry
     >>> ax = style.new_axes()
@@ -288,7 +295,7 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
     [12]
     >>> [t.get_text() for t in style.texts_of(ax, "value")]
     ['0', '1', '2', '3']
-    >>> [t.get_text() for t in ax.get_yticklabels()]
+    >>> [t.get_text() for t in style.texts_of(ax, "tick")][-4:]
     ['−1', '0', '1', '2']
     """
     from matplotlib.patches import Rectangle
@@ -330,7 +337,8 @@ def plot_input(ax, values, geometry, *, pad_text: str | None = None, vmin=None, 
     ax.set_xlim(c_lo - 0.5, c_hi - 0.5)
     ax.set_ylim(r_hi - 0.5, r_lo - 0.5)
     ax.set_aspect("equal")
-    _index_ticks(ax, [] if one_d else _tick_range(r_lo, r_hi), _tick_range(c_lo, c_hi))
+    _index_labels(ax, [] if one_d else _tick_range(r_lo, r_hi),
+                  _tick_range(c_lo, c_hi))
     if own:
         labels.draw(ax)
     return image
@@ -376,7 +384,8 @@ def plot_output(ax, values, *, vmin=None, vmax=None, highlight=None, annotate=No
             cell = (0, cell[0])
         style.outline_cells(ax, [cell], color=style.HIGHLIGHT_COLOR, linewidth=3.5, gid="output")
     ax.set_aspect("equal")
-    _index_ticks(ax, [] if values.ndim == 1 else _tick_range(0, rows), _tick_range(0, cols))
+    _index_labels(ax, [] if values.ndim == 1 else _tick_range(0, rows),
+                  _tick_range(0, cols))
     if own:
         labels.draw(ax)
     return image
@@ -801,9 +810,10 @@ def _draw_overlays(plot: PoolingPlot, out_index) -> PoolingPlot:
         labels = style.TextCollection()
         computed = replace(plot, out_index=tuple(out_index)).computed
         vmin, vmax = plot.output_image.get_clim()
-        plot_output(plot.output_ax, out_plane, vmin=vmin, vmax=vmax, labels=labels,
-                    cell_inches=plot.cell_inches, computed=computed, image=plot.output_image,
-                    annotate=plot.annotate)
+        style.draw_grid(plot.output_ax, out_plane, vmin=vmin, vmax=vmax, labels=labels,
+                        cell_inches=plot.cell_inches, image=plot.output_image,
+                        annotate=plot.annotate, ticks=False,
+                        blank=_blank_cells(np.shape(np.atleast_2d(out_plane)), computed))
         output_labels = labels.draw(plot.output_ax) if len(labels) else None
         output_values = np.where(_blank_cells(np.shape(np.atleast_2d(out_plane)), computed)
                                  .reshape(np.shape(out_plane)), np.nan, out_plane)

@@ -2,12 +2,14 @@
 
 Controls: input size, window, stride, dilation, padding before / after,
 the output-length rule, the padding rule (``pad_taps``), max or average,
-optional framework limits (PyTorch's padding rule), and the output position
-(Play, slider, Prev / Next).  The picture is :func:`~pooltutor.viz.heatmaps.plot_pooling`
-on one persistent figure; moving through positions only moves the window
-overlays (:func:`~pooltutor.viz.heatmaps.update_pooling_plot`), and a parameter
-change that leaves the input panel as it is (the stride) draws only the output
-panel again (:meth:`WindowStepper.render`).  Under the picture, the engine's
+optional framework limits (PyTorch's own functions check the combination),
+and the output position (Play, slider, Prev / Next).  The picture is
+:func:`~pooltutor.viz.heatmaps.plot_pooling` with ``progress=True`` on one
+persistent figure: the output fills in cell by cell as the window moves, the
+current cell outlined, the cells not computed yet empty.  A parameter change
+draws the figure again; a position step redraws only what moves (window,
+winner, output cells, output title) over the kept background (public
+blitting, :meth:`WindowStepper.render`).  Under the picture, the engine's
 ``explain()`` of the current cell.
 
 An invalid combination (a window larger than the padded input, padding that
@@ -18,8 +20,8 @@ PyTorch refuses) shows its reason in the widget; nothing raises.
 >>> s.output_shape, s.position.max
 ((3, 3), 8)
 >>> s.position.value = 5
->>> s.out_index, s.state["value"]
-((1, 2), 11.0)
+>>> s.out_index, s.state["value"], s.state["computed"]
+((1, 2), 11.0, 6)
 >>> s.dilation.value = 3
 >>> s.window.value = 4                 # dilated window 10 > the padded input 4+1+1
 >>> print(s.error)       # doctest: +ELLIPSIS
@@ -40,79 +42,12 @@ from ..geometry import ROUNDINGS
 from .explorer import Explorer, FramesWidget, frames_widget
 from .heatmaps import PAD_RULE_TEXT, _plot_pooling, update_pooling_plot
 
-__all__ = ["WindowStepper", "window_stepper_frames", "demo_input", "LIMITS"]
+__all__ = ["WindowStepper", "window_stepper_frames", "demo_input", "LIMITS", "TORCH_CEIL_MODE"]
 
 #: Framework limits the stepper can enforce on top of the engine (which allows any padding).
 LIMITS = ("none", "PyTorch")
 #: Largest ``size`` of the demo input (the stepper draws every cell).
 MAX_SIZE = 64
-
-
-def _outline_only(artist) -> bool:
-    """A plain unfilled ``Rectangle`` (a window tap): drawn alike by one ``PathCollection``."""
-    from matplotlib.patches import Rectangle
-
-    return (type(artist) is Rectangle and artist.get_visible() and not artist.get_fill()
-            and not artist.get_path_effects() and not artist.get_hatch()
-            and artist.get_alpha() is None and artist.get_sketch_params() is None
-            and artist.get_snap() is None and artist.get_agg_filter() is None)
-
-
-def draw_layer(artists, renderer) -> None:
-    """Draw ``artists`` in order; each run of plain unfilled rectangles of one Axes with the
-    same clipping, join and cap style (the taps of a window) is drawn as one
-    ``PathCollection``: the same pixels (tested) for a fraction of the cost of one Patch
-    draw each.
-
-    >>> from matplotlib.figure import Figure
-    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
-    >>> from matplotlib.patches import Rectangle
-    >>> fig = Figure(figsize=(1, 1), dpi=40)
-    >>> _ = FigureCanvasAgg(fig)
-    >>> ax = fig.add_axes((0, 0, 1, 1))
-    >>> ax.set_axis_off()
-    >>> taps = [ax.add_patch(Rectangle((i, 0.2), 0.3, 0.3, fill=False, linewidth=2,
-    ...                                linestyle=ls)) for i, ls in ((0.1, "-"), (0.5, "--"))]
-    >>> fig.canvas.draw()
-    >>> drawn = np.asarray(fig.canvas.buffer_rgba()).copy()
-    >>> fig.canvas.get_renderer().clear()
-    >>> fig.patch.draw(fig.canvas.get_renderer())
-    >>> draw_layer(taps, fig.canvas.get_renderer())
-    >>> bool((np.asarray(fig.canvas.buffer_rgba()) == drawn).all())
-    True
-    """
-    from matplotlib.collections import PathCollection
-
-    def key(a):
-        return (a.axes, a.get_clip_on(), a.get_clip_box(), a.get_clip_path(),
-                a.get_joinstyle(), a.get_capstyle())
-
-    i = 0
-    while i < len(artists):
-        first = artists[i]
-        run = [first]
-        if _outline_only(first):
-            while (i + len(run) < len(artists) and _outline_only(artists[i + len(run)])
-                   and key(artists[i + len(run)]) == key(first)):
-                run.append(artists[i + len(run)])
-        i += len(run)
-        if len(run) == 1:
-            first.draw(renderer)
-            continue
-        coll = PathCollection([p.get_patch_transform().transform_path(p.get_path()) for p in run],
-                              facecolors="none", edgecolors=[p.get_edgecolor() for p in run],
-                              linewidths=[p.get_linewidth() for p in run],
-                              linestyles=[p.get_linestyle() for p in run],
-                              antialiaseds=[p.get_antialiased() for p in run],
-                              joinstyle=first.get_joinstyle(), capstyle=first.get_capstyle())
-        coll.set_figure(first.get_figure(root=False))
-        coll.axes = first.axes
-        coll.set_transform(first.get_data_transform())
-        coll.set_clip_on(first.get_clip_on())
-        if first.get_clip_on():
-            coll.set_clip_box(first.get_clip_box())
-            coll.set_clip_path(first.get_clip_path())
-        coll.draw(renderer)
 
 
 def demo_input(shape, seed: int = 0) -> np.ndarray:
@@ -124,20 +59,8 @@ def demo_input(shape, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 10, size=shape).astype(np.float64)
 
 
-def _pytorch_limits(kernel: int, pad_before: int, pad_after: int, rounding: str, op: str) -> None:
-    """Raise what PyTorch's max_pool / avg_pool would refuse."""
-    if pad_before != pad_after:
-        raise PoolTutorError(
-            f"padding=({pad_before}, {pad_after}) is not allowed in PyTorch: its padding is "
-            f"symmetric (one value per axis); use F.pad first for uneven padding")
-    if pad_before > kernel // 2:
-        raise PoolTutorError(
-            f"padding={pad_before} is not allowed in PyTorch with kernel_size={kernel}: "
-            f"\"pad should be at most half of kernel size\", need padding <= {kernel // 2}")
-    if rounding not in ("floor", "ceil_torch"):
-        raise PoolTutorError(
-            f"rounding={rounding!r} is not a PyTorch rule: ceil_mode=False is 'floor', "
-            f"ceil_mode=True is 'ceil_torch'")
+#: PyTorch's ``ceil_mode`` of the stepper's output-length rules (the rules it can follow)
+TORCH_CEIL_MODE = {"floor": False, "ceil_torch": True}
 
 
 class WindowStepper(Explorer):
@@ -254,6 +177,7 @@ class WindowStepper(Explorer):
         self.result = None
         self.plot = None
         self._key = None
+        self._background = None
         self._syncing = False
         self.watch(*self.params, self.position)
         self.safe_update()
@@ -289,17 +213,37 @@ class WindowStepper(Explorer):
         return tuple(w.value for w in self.params)
 
     def _compute(self, params):
+        """The engine's result for ``params``; with PyTorch limits, PyTorch's own functions
+        (:func:`pooltutor.frameworks.torch_max_pool` / ``torch_avg_pool``) check the
+        combination first and raise its reason."""
         from ..pooling import avg_pool, max_pool
 
         _, k, s, d, pb, pe, rounding, pad_taps, op, limits = params
-        if limits == "PyTorch":
-            _pytorch_limits(k, pb, pe, rounding, op)
         x = self._input()
         pads = [(pb, pe)] * self.ndim
+        if limits == "PyTorch":
+            self._torch_check(x, k, s, d, pb, pe, rounding, op)
         if op == "max":
             return max_pool(x, k, s, pads, d, rounding=rounding, pad_taps=pad_taps,
                             return_indices=True)
         return avg_pool(x, k, s, pads, d, rounding=rounding, divisor="valid")
+
+    def _torch_check(self, x, k, s, d, pb, pe, rounding, op) -> None:
+        from ..frameworks import torch_avg_pool, torch_max_pool
+
+        if rounding not in TORCH_CEIL_MODE:
+            raise PoolTutorError(
+                f"rounding={rounding!r} has no PyTorch ceil_mode: ceil_mode=False is 'floor', "
+                f"ceil_mode=True is 'ceil_torch'")
+        padding = pb if pb == pe else tuple((pb, pe) for _ in range(self.ndim))
+        if op == "max":
+            torch_max_pool(x, k, s, padding, d, ceil_mode=TORCH_CEIL_MODE[rounding])
+        elif d != 1:
+            raise PoolTutorError(f"dilation={d} is not allowed for op='avg' in PyTorch: "
+                                 f"avg_pool has no dilation; need dilation=1")
+        else:
+            torch_avg_pool(x, k, s, padding, ceil_mode=TORCH_CEIL_MODE[rounding],
+                           count_include_pad=False)
 
     def _set_position_bounds(self, shape: tuple[int, ...]) -> None:
         """New output shape: slider bounds follow, the output cell is kept (clamped per axis)."""
@@ -326,28 +270,15 @@ class WindowStepper(Explorer):
             shape = result.geometry.output_shape
             self._set_position_bounds(shape)
             out_index = tuple(int(i) for i in np.unravel_index(self.position.value, shape))
-            legends = list(self.figure.legends)
-            try:
-                self.plot, kept = _plot_pooling(result, out_index, 0, 0, None, self.figure,
-                                                None, None, True, stable=True, reuse=True)
-            except Exception:
-                self.invalidate()                   # the figure may be half drawn
-                raise
+            self._background = None                  # the next render draws everything
+            self.plot = _plot_pooling(result, out_index, 0, 0, None, self.figure, None, None,
+                                      True, progress=True, stable=True)
             self.result = result
             self._key = params
-            if kept and list(self.figure.legends) == legends:
-                self._output_background = None       # the input panel and legend stay
-            else:
-                self.invalidate()
         else:
             shape = self.result.geometry.output_shape
             out_index = tuple(int(i) for i in np.unravel_index(self.position.value, shape))
-            old = self.plot
-            self.plot = update_pooling_plot(old, out_index)
-            if self.plot.input_image is not old.input_image:
-                self.invalidate()
-        # only the window overlays and the output title change from one position to the next
-        self.animated = list(self.plot.overlays) + [self.plot.output_ax.title]
+            self.plot = update_pooling_plot(self.plot, out_index)
         text = self.result.explain(*out_index)
         self.set_explain(text)
         self.cell_label.value = (f"<b>output {out_index if len(out_index) > 1 else out_index[0]}"
@@ -357,64 +288,39 @@ class WindowStepper(Explorer):
                  "pad_taps", "op", "limits")
         return {"params": dict(zip(names, params, strict=True)),
                 "out_index": out_index, "output_shape": shape, "value": float(value),
-                "winner": self.plot.winner_cell}
+                "winner": self.plot.winner_cell, "computed": self.plot.computed}
 
     # ---------------------------------------------------------------- drawing
 
-    #: the picture without the output panel, the figure title and the window overlays
-    _static_background = None
-    #: the picture without the window overlays and the output title
-    _output_background = None
+    #: the canvas without the artists a position step changes (public blitting)
+    _background = None
 
-    def invalidate(self) -> None:
-        """Forget both cached backgrounds: the next :meth:`render` draws the whole figure."""
-        super().invalidate()
-        self._static_background = self._output_background = None
-
-    def _layers(self):
-        """``(output layer, position layer)``: the artists redrawn after a parameter change
-        that keeps the input panel (the output Axes and the figure title), and those
-        redrawn at every position (the window overlays and the output title)."""
-        titles = [t for t in self.figure.texts if t.get_gid() == "title"]
-        return [self.plot.output_ax, *titles], list(self.animated)
+    def _moving(self) -> list:
+        """The artists a position step changes, in drawing (z) order: the output cells and
+        their texts, the window overlays, the output title."""
+        plot = self.plot
+        grid = [a for a in plot.output_ax.collections if a.get_gid() == "output-cells"]
+        labels = [plot.output_labels] if plot.output_labels is not None else []
+        return sorted([plot.output_image, *grid, *labels, *plot.overlays],
+                      key=lambda a: a.get_zorder()) + [plot.output_ax.title]
 
     def render(self) -> bytes:
-        """Encode :attr:`figure` as PNG into :attr:`image` (and return the bytes), drawing
-        only what changed, in three layers (blitting):
-
-        1. the input panel, its title and the legend: drawn with the whole figure, only when
-           they change (a new input, padding, size...);
-        2. the output panel and the figure title, over a copy of layer 1: after a parameter
-           change that keeps the input panel (the stride);
-        3. the window overlays and the output title, over a copy of layer 2: at every
-           position.
-
-        Each layer is always drawn the same way over the same pixels, so the picture is the
-        same whichever layers were reused (tested against a fresh stepper)."""
-        from . import style
-
-        fig = self.figure
-        canvas = fig.canvas
-        output_layer, position_layer = self._layers()
-        style.glyph_texts(fig)              # texts as cached glyph outlines: cheap redraws
-        for artist in (*output_layer, *position_layer):
+        """After a parameter change: the whole figure is drawn, without the artists a
+        position step changes, kept as the background (``canvas.copy_from_bbox``), and
+        those artists drawn on it.  After a position step: the background is restored
+        (``restore_region``) and only they are drawn (``draw_artist``).  Then the canvas
+        is encoded (:meth:`publish`)."""
+        canvas = self.figure.canvas
+        moving = self._moving()
+        for artist in moving:
             artist.set_animated(True)
-        if (self._static_background is None
-                or self._static_background.get_extents() != tuple(map(int, fig.bbox.extents))):
-            style.cache_images(fig)         # unchanged heatmaps skip their resampling
-            style.cache_legends(fig)        # an unchanged legend pastes its last pixels
-            canvas.draw()                   # without the animated layers
-            self._static_background = canvas.copy_from_bbox(fig.bbox)
-            self._output_background = None
-        renderer = canvas.get_renderer()
-        if self._output_background is None:
-            canvas.restore_region(self._static_background)
-            for artist in output_layer:
-                artist.draw(renderer)
-            self._output_background = canvas.copy_from_bbox(fig.bbox)
+        if self._background is None:
+            canvas.draw()
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
         else:
-            canvas.restore_region(self._output_background)
-        draw_layer(position_layer, renderer)
+            canvas.restore_region(self._background)
+        for artist in moving:
+            self.figure.draw_artist(artist)
         return self.publish()
 
     # ---------------------------------------------------------- kernel-free
