@@ -846,6 +846,8 @@ def _check_drawing_options(fig, ax, title, annotate, legend, progress) -> None:
         raise PoolTutorTypeError(f"fig={fig!r} has type {type(fig).__name__}: need a "
                                  f"matplotlib Figure or None")
     if ax is not None:
+        if isinstance(ax, np.ndarray):                  # what fig.subplots(1, 2) returns
+            ax = list(ax.ravel())
         if fig is not None:
             raise PoolTutorError("fig and ax were both given: pass one of them (ax: the "
                                  "(input Axes, output Axes) to draw into)")
@@ -928,6 +930,8 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
     out_index = _check_out_index(result, out_index)
     n, c = _check_plane(result, n, c)
     _check_drawing_options(fig, ax, title, annotate, legend, progress)
+    if isinstance(ax, np.ndarray):
+        ax = list(ax.ravel())
     geometry = result.geometry
     if geometry.ndim == 3:
         if depth is None:
@@ -941,7 +945,7 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
         raise PoolTutorError(f"depth={depth!r}: only a 3-D pooling has depth slices "
                              f"(this one has {geometry.ndim} spatial axes)")
     return _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend,
-                         ax=ax, progress=bool(progress))
+                         ax=None if ax is None else tuple(ax), progress=bool(progress))
 
 
 def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, *,
