@@ -266,3 +266,22 @@ def test_picture_regression_stepper(tmp_path):
     baseline = BASELINE / "window_stepper_ceil_torch.png"
     assert baseline.exists(), f"make {baseline} (look at it first)"
     assert compare_images(str(baseline), str(out), tol=3) is None
+
+
+def test_given_input_with_nan_and_inf_steps_and_fills_in(tmp_path):
+    from matplotlib.testing.compare import compare_images
+
+    x = np.array([[3.0, -np.inf, 1.0, 0.5], [np.nan, 2.0, 7.0, -1.0], [4.0, 4.0, 0.0, 9.0]])
+    s = WindowStepper(x, window=2, stride=1, padding=1, dpi=40)
+    s.stride.value = 2
+    s.position.value = 3
+    assert s.error is None and "NaN" in _texts(s.plot.input_ax, "value")
+    assert "-inf" in _texts(s.plot.input_ax, "value")
+    s.pad_taps.value = "lowest"
+    s.op.value = "avg"
+    s.stride.value = 1
+    assert s.error is None and s.state["computed"] == s.position.value + 1
+    fresh = WindowStepper(x, window=2, stride=1, padding=1, dpi=40, op="avg", pad_taps="lowest")
+    fresh.position.value = s.position.value
+    assert compare_images(_png_file(fresh.png, tmp_path / "a.png"),
+                          _png_file(s.png, tmp_path / "b.png"), tol=1) is None
