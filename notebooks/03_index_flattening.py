@@ -388,9 +388,7 @@ _, colmajor_idx = frameworks.onnx_max_pool(xu, [2, 2], strides=[2, 2], storage_o
 wrong_order = max_unpool(y, colmajor_idx, xu.shape, layout="tensor")  # storage_order=1 read as 0
 panels = {"right": right, "ONNX MaxUnpool,\nPyTorch's indices": wrong_planes,
           "storage_order=1\nread as 0": wrong_order}
-fig_unpool = plot_unpool(xu, panels, reference="right")
-fig_unpool.set_dpi(60)  # a smaller picture, to fit a slide
-fig_unpool
+plot_unpool(xu, panels, reference="right").figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Column-major indices still point inside the right plane, so nothing can notice, but every

@@ -181,9 +181,11 @@ def test_errors_are_value_and_type_errors():
 def test_plot_unpool_outlines_the_wrong_cells():
     x = np.arange(16.0).reshape(1, 1, 4, 4)
     y, colmajor = max_pool(x, 2, return_indices=True, index_layout="tensor_colmajor")
-    fig = plot_unpool(x, {"right": max_unpool(y, colmajor, x.shape, "tensor_colmajor"),
-                          "wrong": max_unpool(y, colmajor, x.shape, "tensor")},
-                      reference="right")
+    p = plot_unpool(x, {"right": max_unpool(y, colmajor, x.shape, "tensor_colmajor"),
+                        "wrong": max_unpool(y, colmajor, x.shape, "tensor")},
+                    reference="right")
+    fig = p.figure
+    assert p.wrong == {("wrong", 0): ((1, 3), (3, 1))} and p.axes.shape == (1, 3)
     titles = [ax.get_title() for ax in fig.axes]
     assert titles == ["input x  (n=0, c=0)", "right  (c=0)", "wrong  (c=0)\n2 cell(s) wrong"]
     wrong = [p for p in fig.axes[2].patches if p.get_gid() == "wrong"]
@@ -193,7 +195,7 @@ def test_plot_unpool_outlines_the_wrong_cells():
 
 def test_plot_unpool_one_row_per_channel_and_checks():
     y, plane = max_pool(TV22, 2, 1, return_indices=True)
-    fig = plot_unpool(TV22, {"a": max_unpool(y, plane, TV22.shape)}, n=1)
+    fig = plot_unpool(TV22, {"a": max_unpool(y, plane, TV22.shape)}, n=1).figure
     assert len(fig.axes) == 4 and fig.axes[2].get_title() == "input x  (n=1, c=1)"
     with pytest.raises(PoolTutorError, match=r"reference='b' is not one of the panel titles"):
         plot_unpool(TV22, {"a": TV22}, reference="b")
@@ -203,6 +205,13 @@ def test_plot_unpool_one_row_per_channel_and_checks():
         plot_unpool(TV22, {"a": TV22}, n=2)
     with pytest.raises(PoolTutorTypeError, match="panels: need a non-empty mapping"):
         plot_unpool(TV22, {})
+    from matplotlib.figure import Figure
+
+    axes = Figure().subplots(2, 2)
+    p = plot_unpool(TV22, {"a": max_unpool(y, plane, TV22.shape)}, ax=axes)
+    assert p.axes[1, 1] is axes[1, 1] and p.axes[1, 1].get_title() == "a  (c=1)"
+    with pytest.raises(PoolTutorTypeError, match=r"ax has shape \(1, 2\): need 2 row"):
+        plot_unpool(TV22, {"a": TV22}, ax=axes[0])
 
 
 # --------------------------------------------------------------------------- other runtimes

@@ -7,6 +7,8 @@ writes values to the wrong cells (or refuses).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -15,11 +17,45 @@ from ..pooling import max_pool  # noqa: F401  (used by the doctests)
 from ..unpool import max_unpool  # noqa: F401  (used by the doctests)
 from . import style
 
-__all__ = ["plot_unpool"]
+__all__ = ["plot_unpool", "UnpoolPlot"]
+
+
+@dataclass(frozen=True, eq=False)
+class UnpoolPlot:
+    """What :func:`plot_unpool` drew (a scikit-learn style Display).
+
+    Attributes
+    ----------
+    figure : matplotlib Figure
+    axes : ndarray of Axes, shaped ``(channels, 1 + len(panels))``
+        Row ``c`` is channel ``c``: the input first, then one panel per entry.
+    images : ndarray of AxesImage, shaped like ``axes``
+    titles : tuple of str
+        The panel titles (keys of ``panels``).
+    wrong : dict
+        ``{(title, c): ((row, col), ...)}``: the cells that differ from the
+        reference panel (outlined, gid ``"wrong"``); empty without ``reference``.
+    n : int
+        The batch entry drawn.
+    """
+
+    figure: Any
+    axes: Any
+    images: Any
+    titles: tuple
+    wrong: dict
+    n: int
+
+    def _repr_png_(self):
+        import io
+
+        buf = io.BytesIO()
+        self.figure.savefig(buf, format="png", bbox_inches="tight")
+        return buf.getvalue()
 
 
 def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: str | None = None,
-                fig=None):
+                fig=None, ax=None) -> UnpoolPlot:
     """Draw the input and several unpooled tensors side by side, one row per channel.
 
     Parameters
@@ -37,18 +73,21 @@ def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: s
         many.
     fig : matplotlib.figure.Figure, optional
         Drawn on (after ``fig.clear()``); a new Figure by default.
+    ax : array of Axes, optional
+        Instead of ``fig``: the Axes to draw into, ``channels`` rows of
+        ``1 + len(panels)`` (input first), e.g. ``fig.subplots(C, 1 + len(panels))``.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    UnpoolPlot
 
     Examples
     --------
     >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
     >>> y, idx = max_pool(x, 2, return_indices=True)
-    >>> fig = plot_unpool(x, {"right": max_unpool(y, idx, x.shape)}, reference="right")
-    >>> [ax.get_title() for ax in fig.axes]
-    ['input x  (n=0, c=0)', 'right  (c=0)']
+    >>> p = plot_unpool(x, {"right": max_unpool(y, idx, x.shape)}, reference="right")
+    >>> [ax.get_title() for ax in p.figure.axes], p.wrong
+    (['input x  (n=0, c=0)', 'right  (c=0)'], {})
     """
     x = check_tensor("x", x, max_ndim=4, layout="(N, C, W) or (N, C, H, W)")
     if not isinstance(panels, Mapping) or not panels:
@@ -71,29 +110,48 @@ def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: s
     rows_per = 1 if x.ndim == 3 else x.shape[2]
     width = x.shape[-1]
     cell = min(0.55, 3.0 / max(width, rows_per))
-    if fig is None:
-        from matplotlib.figure import Figure
+    style.check_fig(fig)
+    if ax is not None:
+        from matplotlib.axes import Axes
 
-        fig = Figure(figsize=(max(cols * (width * cell + 0.5), 6.0),
-                              channels * (rows_per * cell + 0.9) + 0.4), layout="constrained")
+        if fig is not None:
+            raise PoolTutorError("fig and ax were both given: pass one of them")
+        grid = np.asarray(ax, dtype=object)
+        if grid.ndim == 1 and channels == 1:
+            grid = grid[None, :]
+        if grid.shape != (channels, cols) or not all(isinstance(a, Axes) for a in grid.ravel()):
+            raise PoolTutorTypeError(f"ax has shape {grid.shape}: need {channels} row(s) of "
+                                     f"{cols} matplotlib Axes (input first, then one per panel)")
+        fig = grid[0, 0].get_figure()
     else:
-        fig.clear()
+        if fig is None:
+            from matplotlib.figure import Figure
+
+            fig = Figure(figsize=(max(cols * (width * cell + 0.5), 6.0),
+                                  channels * (rows_per * cell + 0.9) + 0.4),
+                         layout="constrained")
+        else:
+            fig.clear()
+        grid = fig.subplots(channels, cols, squeeze=False)
     vmin, vmax = style.shared_limits(x[n], *(a[n] for a in arrays.values()))
-    grid = fig.subplots(channels, cols, squeeze=False)
+    images = np.empty(grid.shape, dtype=object)
+    wrong = {}
     ref = arrays.get(reference) if reference is not None else None
     for c in range(channels):
         ax = grid[c, 0]
-        style.draw_grid(ax, x[n, c], vmin=vmin, vmax=vmax)
+        images[c, 0] = style.draw_grid(ax, x[n, c], vmin=vmin, vmax=vmax)
         ax.set_title(f"input x  (n={n}, c={c})", fontsize=10.5)
         for k, (title, arr) in enumerate(arrays.items(), start=1):
             ax = grid[c, k]
             # cells that no value was written to (0) stay white, so the maxima stand out
-            style.draw_grid(ax, arr[n, c], vmin=vmin, vmax=vmax, mask=arr[n, c] == 0,
-                            mask_color="white", mask_hatch="", mask_text="0")
+            images[c, k] = style.draw_grid(ax, arr[n, c], vmin=vmin, vmax=vmax,
+                                           mask=arr[n, c] == 0, mask_color="white",
+                                           mask_hatch="", mask_text="0")
             label = f"{title}  (c={c})"
             if ref is not None and title != reference:
                 diff = np.argwhere(arr[n, c].reshape(rows_per, width)
                                    != ref[n, c].reshape(rows_per, width))
+                wrong[(title, c)] = tuple(tuple(int(v) for v in d) for d in diff)
                 style.outline_cells(ax, [tuple(int(v) for v in d) for d in diff],
                                     color=style.WRONG_COLOR, linewidth=2.2,
                                     linestyle=(0, (3, 1.5)), gid="wrong")
@@ -109,4 +167,4 @@ def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: s
         # the cell artists stay inside the axes: keep them out of constrained layout (faster)
         for artist in (*ax.texts, *ax.patches, *ax.images):
             artist.set_in_layout(False)
-    return fig
+    return UnpoolPlot(fig, grid, images, tuple(arrays), wrong, n)
