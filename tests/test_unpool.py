@@ -210,7 +210,7 @@ def test_plot_unpool_one_row_per_channel_and_checks():
     axes = Figure().subplots(2, 2)
     p = plot_unpool(TV22, {"a": max_unpool(y, plane, TV22.shape)}, ax=axes)
     assert p.axes[1, 1] is axes[1, 1] and p.axes[1, 1].get_title() == "a  (c=1)"
-    with pytest.raises(PoolTutorTypeError, match=r"ax has shape \(1, 2\): need 2 row"):
+    with pytest.raises(PoolTutorTypeError, match=r"ax has shape \(2,\): need 2 row"):
         plot_unpool(TV22, {"a": TV22}, ax=axes[0])
 
 
