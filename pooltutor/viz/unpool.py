@@ -125,11 +125,11 @@ def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: s
         fig = grid[0, 0].get_figure()
     else:
         if fig is None:
-            from matplotlib.figure import Figure
+            from .explorer import new_figure
 
-            fig = Figure(figsize=(max(cols * (width * cell + 0.5), 6.0),
-                                  channels * (rows_per * cell + 0.9) + 0.4),
-                         layout="constrained")
+            fig = new_figure((max(cols * (width * cell + 0.5), 6.0),
+                              channels * (rows_per * cell + 0.9) + 0.4), dpi=100,
+                             layout="constrained")
         else:
             fig.clear()
         grid = fig.subplots(channels, cols, squeeze=False)
