@@ -519,10 +519,11 @@ def draw_grid(ax, values, *, vmin=None, vmax=None, offset=(0, 0), annotate=None,
 
 
 def outline_cells(ax, cells, *, color=WINDOW_COLOR, linewidth=2.5, linestyle="-", gid="window",
-                  fill_alpha=0.0, label=None, autolim=True):
+                  fill_alpha=0.0, label=None, autolim=True, zorder=3.5):
     """Draw one square outline per ``(row, col)`` in ``cells`` (dilated taps stay separate).
 
     ``autolim=False`` leaves the data limits alone (cheaper, for Axes whose limits are set).
+    ``zorder`` 3.5 puts them over the cells, their padding and their texts' background.
     The outlines are not clipped to the Axes: a cell on the edge of the drawn grid keeps
     the outer half of its line (draw only cells inside the limits).
 
@@ -537,7 +538,7 @@ def outline_cells(ax, cells, *, color=WINDOW_COLOR, linewidth=2.5, linestyle="-"
         patch = Rectangle((j - 0.5, i - 0.5), 1, 1, fill=fill_alpha > 0, facecolor=color,
                           alpha=None if fill_alpha == 0 else fill_alpha, edgecolor=color,
                           linewidth=linewidth, linestyle=linestyle, gid=gid,
-                          label=label if k == 0 else None, clip_on=False)
+                          label=label if k == 0 else None, clip_on=False, zorder=zorder)
         if fill_alpha:
             patch.set_edgecolor(color)
         if autolim:
