@@ -1,28 +1,26 @@
-"""Time one explorer update: engine + redraw on the Agg canvas + PNG encode.
+"""Time one explorer update on the CPU: engine + redraw on the Agg canvas + PNG encode.
 
-Run with ``python benchmarks/bench_explorer.py``.  Prints the median (and
-quartiles) over REPEATS (21) updates after WARMUP (3), for every row:
+For information only: the 25 ms CPU target is retired (what a student feels is the
+time from a key press to the new picture in the browser, measured by the browser
+benchmark).  Run with ``python benchmarks/bench_explorer.py``.  Prints the median
+(and quartiles) over REPEATS (21) updates after WARMUP (3), for every row:
 
 * WindowStepper on a 16x16 input (kernel 3, stride 2, pad 1), stepping to the
-  next output position: the update students make most (Play, Prev / Next);
-  only the window overlays are redrawn on a cached background (blitting);
-* WindowStepper, a parameter change (stride slider): the engine runs again; the
-  input panel is kept, the output panel and the title are redrawn (sliders use
-  ``continuous_update=False``);
-* PaddingModeExplorer, input size 16, six TensorRT modes, a parameter change:
-  every row's windows and sizes change; the artists are updated in place and
-  the input cells are kept;
+  next output position: the update students make most (Play, Prev / Next); the
+  window, the winner, the output cells and the output title are redrawn over the
+  kept background (public blitting: ``copy_from_bbox`` / ``restore_region`` /
+  ``draw_artist``);
+* WindowStepper, a parameter change (stride slider): the engine runs again and
+  the whole figure is drawn again (sliders use ``continuous_update=False``);
+* PaddingModeExplorer, input size 16, six TensorRT modes, a parameter change;
 * IndexLayoutExplorer on a 1x1x16x16 input (kernel 3, stride 2, pad 1): the next
-  output cell (row-major through all 64, each visited once) and a parameter
-  change (stride): both move the marks and titles over the kept number grids;
-* AdaptiveBinsExplorer, 1-D input of 16 and 2-D 10x10 (its largest): the next
-  cell (the cell's marks and titles move);
-* ZeroPointReluExplorer (4x4 accumulators, its largest preset): a zero-point
-  change: every code, heatmap and line changes and is updated in place.
+  output cell (row-major through all 64) and a parameter change (stride);
+* AdaptiveBinsExplorer, 1-D input of 16 and 2-D 10x10 (its largest): the next cell;
+* ZeroPointReluExplorer (4x4 accumulators, its largest preset): a zero-point change.
 
-Every update is engine + drawing + PNG encoding, and no picture is cached by
-control values: a test per explorer checks that the PNG after any sequence of
-updates is the one a new explorer with the same controls draws.
+Every update is engine + drawing + PNG encoding (Pillow), and no picture is cached
+by control values.  An explorer that fails to build or update is reported as such
+(its row says why) and the others are still timed.
 
 Each row gives the median wall time and the median CPU time of the process
 (``time.process_time``): on a shared, loaded machine the wall time also counts
@@ -30,7 +28,7 @@ the waits for a core, the CPU time is what one update really costs.
 
 The first line calibrates the machine: the time of a plain Python loop and of
 an almost empty figure redraw, so that numbers from a loaded or slow machine
-can be scaled (the target, 25 ms, was set for an idle core).
+can be scaled.
 """
 
 from __future__ import annotations
@@ -48,13 +46,10 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 
-from pooltutor.viz.explorer import new_figure, rgba_png  # noqa: E402
-from pooltutor.viz.padding_explorer import PaddingModeExplorer  # noqa: E402
-from pooltutor.viz.window_stepper import WindowStepper  # noqa: E402
+from pooltutor.viz.explorer import canvas_png, new_figure  # noqa: E402
 
 WARMUP = 3
 REPEATS = 21
-TARGET_MS = 25.0
 
 
 def timed(update, repeats=REPEATS, warmup=WARMUP):
@@ -83,7 +78,7 @@ def calibration():
 
     def redraw():
         fig.canvas.draw()
-        rgba_png(fig.canvas.buffer_rgba())
+        canvas_png(fig)
 
     return timed(loop, 9, 1)[0], timed(redraw, 9, 1)[0]
 
@@ -95,111 +90,157 @@ def main() -> None:
           f"empty 688x400 figure redraw + PNG {empty_ms:.1f} ms; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
-    stepper = WindowStepper(size=16, window=3, stride=2, padding=1)
-    count = stepper.position.max + 1
+    rows, info, pngs = [], [], {}
 
-    def step():
-        stepper.position.value = (stepper.position.value + 1) % count
-        assert stepper.error is None
+    def measure(name, make, into=rows, repeats=REPEATS, warmup=WARMUP):
+        """Build with ``make()`` -> ``(update, explorer)`` and time ``update``; a failure
+        becomes the row's result."""
+        try:
+            update, explorer = make()
+            into.append((name, timed(update, repeats, warmup)))
+            pngs[type(explorer).__name__] = len(explorer.png)
+        except Exception as exc:  # noqa: BLE001 - report and go on
+            into.append((name, f"failed: {type(exc).__name__}: {exc}"[:160]))
 
-    strides = iter(np.tile([1, 2, 3], 100))
+    def cycle(values):
+        return iter(np.tile(values, 1000))
 
-    def restride():
-        stepper.stride.value = int(next(strides))
-        assert stepper.error is None
+    def stepper_step():
+        from pooltutor.viz.window_stepper import WindowStepper
 
-    explorer = PaddingModeExplorer(input_size=16, window=3, stride=2, pre_padding=1,
-                                   post_padding=1)
-    strides2 = iter(np.tile([1, 2, 3], 100))
+        stepper = WindowStepper(size=16, window=3, stride=2, padding=1)
+        count = stepper.position.max + 1
 
-    def modes():
-        explorer.stride.value = int(next(strides2))
-        assert explorer.error is None
+        def step():
+            stepper.position.value = (stepper.position.value + 1) % count
+            assert stepper.error is None, stepper.error
 
-    from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer
-    from pooltutor.viz.index_explorer import IndexLayoutExplorer
-    from pooltutor.viz.relu_explorer import ZeroPointReluExplorer
+        return step, stepper
 
-    x16 = (np.arange(256.0) % 13).reshape(1, 1, 16, 16)
-    index = IndexLayoutExplorer(x16, kernel=3, stride=2, padding=1)
+    def stepper_param():
+        from pooltutor.viz.window_stepper import WindowStepper
+
+        stepper = WindowStepper(size=16, window=3, stride=2, padding=1)
+        strides = cycle([1, 2, 3])
+
+        def restride():
+            stepper.stride.value = int(next(strides))
+            assert stepper.error is None, stepper.error
+
+        return restride, stepper
+
+    def padding_param():
+        from pooltutor.viz.padding_explorer import PaddingModeExplorer
+
+        e = PaddingModeExplorer(input_size=16, window=3, stride=2, pre_padding=1,
+                                post_padding=1)
+        strides = cycle([1, 2, 3])
+
+        def modes():
+            e.stride.value = int(next(strides))
+            assert e.error is None, e.error
+
+        return modes, e
+
+    def index_explorer():
+        from pooltutor.viz.index_explorer import IndexLayoutExplorer
+
+        return IndexLayoutExplorer((np.arange(256.0) % 13).reshape(1, 1, 16, 16), kernel=3,
+                                   stride=2, padding=1)
 
     def index_step():
-        flat = (index.out[0].value * (index.out[1].max + 1) + index.out[1].value + 1) % (
-            (index.out[0].max + 1) * (index.out[1].max + 1))
-        with index._hold():
-            index.out[0].value, index.out[1].value = divmod(flat, index.out[1].max + 1)
-        index.safe_update()
-        assert index.error is None
+        index = index_explorer()
 
-    strides3 = iter(np.tile([1, 2, 3], 100))
+        def step():
+            flat = (index.out[0].value * (index.out[1].max + 1) + index.out[1].value + 1) % (
+                (index.out[0].max + 1) * (index.out[1].max + 1))
+            with index._hold():
+                index.out[0].value, index.out[1].value = divmod(flat, index.out[1].max + 1)
+            index.safe_update()
+            assert index.error is None, index.error
 
-    def index_param():
-        index.stride.value = int(next(strides3))
-        assert index.error is None
+        return step, index
 
-    adaptive = AdaptiveBinsExplorer(input_size=16, output_size=5)
-    adaptive2 = AdaptiveBinsExplorer(ndim=2, input_size=10, output_size=4)
+    def index_param(control="stride", values=(1, 2, 3)):
+        index = index_explorer()
+        it = cycle(list(values))
 
-    def adaptive_step(e=adaptive):
-        e.cell[1].value = (e.cell[1].value + 1) % (e.cell[1].max + 1)
-        assert e.error is None
+        def change():
+            getattr(index, control).value = int(next(it))
+            assert index.error is None, index.error
 
-    relu = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100)
-    zps = iter(np.tile([90, 100, 128], 100))
+        return change, index
 
-    def relu_param():
-        relu.zero_point.value = int(next(zps))
-        assert relu.error is None
+    def adaptive_step(ndim):
+        from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer
 
-    # structure changes redraw everything: timed too, for information (no target)
-    pads = iter(np.tile([0, 1], 100))
+        e = (AdaptiveBinsExplorer(input_size=16, output_size=5) if ndim == 1 else
+             AdaptiveBinsExplorer(ndim=2, input_size=10, output_size=4))
 
-    def index_pad():
-        index.padding.value = int(next(pads))
-        assert index.error is None
+        def step():
+            e.cell[1].value = (e.cell[1].value + 1) % (e.cell[1].max + 1)
+            assert e.error is None, e.error
 
-    dtypes = iter(["int8", "uint8"] * 100)
-
-    def relu_dtype():
-        relu.dtype.value = next(dtypes)
-        assert relu.error is None
-
-    outs = iter(np.tile([3, 4], 100))
+        return step, e
 
     def adaptive_out():
-        adaptive2.out_size[1].value = int(next(outs))
-        assert adaptive2.error is None
+        from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer
 
-    rows = [
-        ("WindowStepper 16x16: next position", timed(step)),
-        ("WindowStepper 16x16: parameter change", timed(restride)),
-        ("PaddingModeExplorer I=16, 6 modes: parameter change", timed(modes)),
-        ("IndexLayoutExplorer 16x16: next output cell", timed(index_step)),
-        ("IndexLayoutExplorer 16x16: parameter change", timed(index_param)),
-        ("AdaptiveBinsExplorer 1-D I=16: next cell", timed(adaptive_step)),
-        ("AdaptiveBinsExplorer 2-D 10x10: next cell",
-         timed(lambda: adaptive_step(adaptive2))),
-        ("ZeroPointReluExplorer 4x4: parameter change", timed(relu_param)),
-    ]
-    info = [
-        ("IndexLayoutExplorer 16x16: padding 0 <-> 1", timed(index_pad, 9, 1)),
-        ("AdaptiveBinsExplorer 2-D: output w 3 <-> 4", timed(adaptive_out, 9, 1)),
-        ("ZeroPointReluExplorer 4x4: dtype int8 <-> uint8", timed(relu_dtype, 9, 1)),
-    ]
-    width = max(len(name) for name, _ in rows)
-    print(f"{'update':<{width}}  wall ms [q1, q3]          CPU ms   target {TARGET_MS:.0f} ms "
-          f"(CPU)")
-    for name, (med, q1, q3, cpu) in rows:
-        verdict = "meets" if cpu <= TARGET_MS else "misses"
-        print(f"{name:<{width}}  {med:7.1f} [{q1:.1f}, {q3:.1f}]"
-              f"{'':<{max(0, 14 - len(f'[{q1:.1f}, {q3:.1f}]'))}}  {cpu:7.1f}   {verdict}")
-    print("structure changes (everything redrawn; for information, no target):")
-    for name, (med, q1, q3, cpu) in info:
-        print(f"{name:<{width}}  {med:7.1f} [{q1:.1f}, {q3:.1f}]"
-              f"{'':<{max(0, 14 - len(f'[{q1:.1f}, {q3:.1f}]'))}}  {cpu:7.1f}")
-    print(f"PNG bytes per update: WindowStepper {len(stepper.png)}, "
-          f"PaddingModeExplorer {len(explorer.png)}, IndexLayoutExplorer {len(index.png)}, "
-          f"ZeroPointReluExplorer {len(relu.png)}")
+        e = AdaptiveBinsExplorer(ndim=2, input_size=10, output_size=4)
+        outs = cycle([3, 4])
+
+        def change():
+            e.out_size[1].value = int(next(outs))
+            assert e.error is None, e.error
+
+        return change, e
+
+    def relu(control, values):
+        from pooltutor.viz.relu_explorer import ZeroPointReluExplorer
+
+        e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100)
+        it = cycle(list(values))
+
+        def change():
+            v = next(it)
+            getattr(e, control).value = v if isinstance(v, str) else int(v)
+            assert e.error is None, e.error
+
+        return change, e
+
+    measure("WindowStepper 16x16: next position", stepper_step)
+    measure("WindowStepper 16x16: parameter change", stepper_param)
+    measure("PaddingModeExplorer I=16, 6 modes: parameter change", padding_param)
+    measure("IndexLayoutExplorer 16x16: next output cell", index_step)
+    measure("IndexLayoutExplorer 16x16: parameter change", index_param)
+    measure("AdaptiveBinsExplorer 1-D I=16: next cell", lambda: adaptive_step(1))
+    measure("AdaptiveBinsExplorer 2-D 10x10: next cell", lambda: adaptive_step(2))
+    measure("ZeroPointReluExplorer 4x4: parameter change",
+            lambda: relu("zero_point", [90, 100, 128]))
+    measure("IndexLayoutExplorer 16x16: padding 0 <-> 1",
+            lambda: index_param("padding", (0, 1)), info, 9, 1)
+    measure("AdaptiveBinsExplorer 2-D: output w 3 <-> 4", adaptive_out, info, 9, 1)
+    measure("ZeroPointReluExplorer 4x4: dtype int8 <-> uint8",
+            lambda: relu("dtype", ["int8", "uint8"]), info, 9, 1)
+
+    width = max(len(name) for name, _ in rows + info)
+
+    def show(name, result):
+        if isinstance(result, str):
+            print(f"{name:<{width}}  {result}")
+            return
+        med, q1, q3, cpu = result
+        box = f"[{q1:.1f}, {q3:.1f}]"
+        print(f"{name:<{width}}  {med:7.1f} {box:<16}  {cpu:7.1f}")
+
+    print(f"{'update (for information; no CPU target)':<{width}}  wall ms [q1, q3]"
+          f"          CPU ms")
+    for name, result in rows:
+        show(name, result)
+    print("structure changes (everything redrawn):")
+    for name, result in info:
+        show(name, result)
+    print("PNG bytes per update: " + ", ".join(f"{k} {v}" for k, v in pngs.items()))
 
 
 if __name__ == "__main__":

@@ -100,12 +100,13 @@ SelfCheck("Output cell (1, 2) of the 3 × 3 max pool, stride 2, padding 1, on th
           hint="window (1, 2) starts at row 1, column 3; its last column is padding")
 
 # %% [markdown] slideshow={"slide_type": "skip"}
-# Check with the **window stepper**: press *Play*, or move the *position* slider. You can
+# Check with the **window stepper**: press *Play*, or move the *position* slider. The output
+# fills in cell by cell as the window moves (cells not computed yet stay empty). You can
 # also change the window, the stride, the dilation and the padding, and watch the output
 # size follow. (The stepper needs a running Python kernel.)
 
 # %% slideshow={"slide_type": "skip"} tags=["hide-input"]
-stepper = WindowStepper(x5, window=3, stride=2, padding=1, dpi=60)
+stepper = WindowStepper(x5, window=3, stride=2, padding=1)
 stepper
 
 # %% [markdown] slideshow={"slide_type": "fragment"}

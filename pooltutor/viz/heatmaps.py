@@ -948,10 +948,32 @@ def plot_pooling(result, out_index=None, *, n: int = 0, c: int = 0, depth: int |
                          ax=None if ax is None else tuple(ax), progress=bool(progress))
 
 
+def _emptied_axes(previous, fig, rects):
+    """The two Axes of ``previous`` (a :class:`PoolingPlot` drawn on ``fig``, still its only
+    Axes) emptied and moved to ``rects``, and the figure title and legend removed; None
+    when they cannot be reused.  (Making Axes costs more than drawing the picture.)"""
+    if (previous is None or previous.figure is not fig
+            or fig.axes != [previous.input_ax, previous.output_ax]):
+        return None
+    for ax, rect in zip((previous.input_ax, previous.output_ax), rects, strict=True):
+        for artist in (*ax.images, *ax.collections, *ax.patches, *ax.texts, *ax.lines,
+                       *ax.artists):
+            artist.remove()
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+        ax.set_title("")
+        ax.set_position(rect)
+    for artist in (*fig.texts, *fig.legends):
+        artist.remove()
+    return previous.input_ax, previous.output_ax
+
+
 def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, *,
-                  ax=None, progress: bool = False, stable: bool = False) -> PoolingPlot:
+                  ax=None, progress: bool = False, stable: bool = False,
+                  previous=None) -> PoolingPlot:
     """:func:`plot_pooling` on checked arguments.  ``stable``: see :func:`_panel_rects`
-    (an explorer's input panel stays where it is whatever the output shape)."""
+    (an explorer's input panel stays where it is whatever the output shape);
+    ``previous``: the :class:`PoolingPlot` last drawn on ``fig``, whose Axes are reused."""
     geometry = result.geometry
     one_d = geometry.ndim == 1
     plane = result.input[n, c]
@@ -985,13 +1007,15 @@ def _plot_pooling(result, out_index, n, c, depth, fig, title, annotate, legend, 
 
             fig = new_figure(_auto_figsize(in_shape, out_shape, one_d, len(entries),
                                            has_dropped), dpi=100)
-        else:
-            fig.clear()
         width = fig.get_size_inches()[0]
         ncol, legend_rows = _legend_rows(width, [label for label, _ in entries])
         rects, cell = _panel_rects(fig, in_shape, out_shape, one_d, legend_rows, has_dropped,
                                    stable)
-        ax_in, ax_out = (fig.add_axes(rect) for rect in rects)
+        reused = _emptied_axes(previous, fig, rects)
+        if reused is None:
+            fig.clear()
+            reused = tuple(fig.add_axes(rect) for rect in rects)
+        ax_in, ax_out = reused
         in_width = max(rects[0][2] * width, 3.0)
     pad_text = pad_rule_text(result)
 

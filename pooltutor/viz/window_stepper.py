@@ -272,7 +272,7 @@ class WindowStepper(Explorer):
             out_index = tuple(int(i) for i in np.unravel_index(self.position.value, shape))
             self._background = None                  # the next render draws everything
             self.plot = _plot_pooling(result, out_index, 0, 0, None, self.figure, None, None,
-                                      True, progress=True, stable=True)
+                                      True, progress=True, stable=True, previous=self.plot)
             self.result = result
             self._key = params
         else:
