@@ -1,9 +1,14 @@
 """Plots (matplotlib, static) and widget explorers (ipywidgets) on top of the pooltutor core.
 
 The core never imports this package.  Every ``plot_*`` function works under
-the Agg backend, takes an optional ``ax`` / ``fig`` and returns what it drew;
-the explorers only wire controls to those functions, and each has a
-kernel-free form (``static_widget()``) for exported slides.
+the Agg backend, takes an optional ``ax`` (an Axes, or a sequence of Axes for
+a multi-panel picture) or ``fig``, and returns an object holding what it drew
+(``figure``, the axes and main artists, the numbers shown; scikit-learn
+Display style); the explorers only wire controls to those functions, and each
+has a kernel-free form (``static_widget()``) for exported slides.  Only
+matplotlib's public API is used, and every picture keeps its texts inside the
+image both as a plain ``savefig`` and as Jupyter's inline backend saves it
+(``bbox_inches="tight"``).
 
 =======================  ==============================  =====================================
 concept                  static plot                     explorer
