@@ -236,6 +236,31 @@ def test_app_serves_the_notebook_without_an_error(app_pages, name):
                            ".filter(i => !(i.complete && i.naturalWidth > 0))"
                            ".map(i => i.src.slice(0, 80))")
     assert broken == []
+    # the status line of pooltutor's Voila template is gone once the widgets are alive
+    # (it stays, saying the server is busy, on a page whose widgets never come)
+    status = page.locator(".pooltutor-status")
+    if page.locator(".jupyter-widgets").count():
+        assert status.count() in (0, 1) and not status.is_visible()
+    elif status.count():
+        pytest.fail(f"{name}: widgets never came alive: {status.inner_text()}")
+
+
+def test_app_status_line_says_busy_when_the_widgets_do_not_come(browser, app_server):
+    """A page whose kernel never answers keeps its text and, after a while, says why."""
+    base, _ = app_server
+    context = browser.new_context()
+    # the widget renderer's websocket to the kernel never answers: the widgets never come
+    context.route_web_socket(re.compile(r".*/api/kernels/.*"), lambda ws: None)
+    page = context.new_page()
+    page.goto(f"{base}/voila/render/{DEMO_NAME}.ipynb", timeout=RENDER_TIMEOUT)
+    status = page.locator(".pooltutor-status")
+    status.wait_for(state="visible", timeout=RENDER_TIMEOUT)
+    assert "Starting the interactive explorers" in status.inner_text()
+    # the CSS switches the message after BUSY_AFTER_S seconds: let the animations end now
+    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+    assert page.locator(".pooltutor-status .busy").is_visible()
+    assert "reload the page in a minute" in page.locator(".pooltutor-status .busy").inner_text()
+    context.close()
 
 
 #: the handle of a visible slider that is not disabled (ipywidgets marks a disabled one's track)

@@ -293,7 +293,11 @@ def test_app_dry_run_prepares_notebooks_and_opens_the_course_map(tmp_path, capsy
     assert cli.main(["app", "--dry-run", "--notebook-dir", str(dest), "--port", "8899",
                      "--VoilaConfiguration.theme=dark"]) == 0
     out = capsys.readouterr().out.splitlines()
+    from pooltutor import classroom
+
+    timeouts = " ".join(f"--{k}={v}" for k, v in classroom.CLASSROOM_TIMEOUTS.items())
     assert out[0] == (f"voila {dest.resolve()} --Voila.ip=127.0.0.1 --Voila.open_browser=False "
+                      f"--template=pooltutor {timeouts} "
                       "--Voila.port=8899 --VoilaConfiguration.theme=dark")
     default = app.DEFAULT_NOTEBOOK if app.DEFAULT_NOTEBOOK in NOTEBOOK_NAMES else NOTEBOOK_NAMES[0]
     assert out[1] == f"http://127.0.0.1:8899/voila/render/{default}.ipynb"
