@@ -9,9 +9,10 @@ labelled "dropped").  Left of each row, in the row's own Axes, its labels:
 the mode, its output size and effective padding, the clip or warning that
 applies.
 
-Each row is one Axes, and every label is a plain ``Text`` inside the figure,
-so that a plain ``savefig`` and Jupyter's ``bbox_inches="tight"`` keep all of
-it.  The numbers come from the core only
+The rows share one Axes (or get one each, ``ax=[...]``); the labels are
+written in a column at the left of that Axes, inside it, and the title is its
+title, so that a plain ``savefig`` and Jupyter's ``bbox_inches="tight"``
+keep all of it.  The numbers come from the core only
 (:func:`pooltutor.padding_modes.mode_geometry`).  A mode that rejects the
 combination (a CAFFE pooling whose last window still starts in padding, a
 window larger than the padded input) shows the reason in its row instead of
@@ -22,8 +23,8 @@ raising.
 ... # doctest: +NORMALIZE_WHITESPACE
 {'EXPLICIT_ROUND_DOWN': 5, 'EXPLICIT_ROUND_UP': 6, 'SAME_UPPER': 3, 'SAME_LOWER': 3,
  'CAFFE_ROUND_DOWN': 5, 'CAFFE_ROUND_UP': 5}
->>> p.dropped["CAFFE_ROUND_UP"][-1].get_text(), p.dropped["EXPLICIT_ROUND_UP"]
-('dropped', [])
+>>> p.dropped["CAFFE_ROUND_UP"], p.dropped["EXPLICIT_ROUND_UP"]
+((7, 8, 9), None)
 """
 
 from __future__ import annotations
@@ -61,13 +62,13 @@ _EM = {"normal": 0.62, "bold": 0.72}
 
 @dataclass(eq=False)
 class PaddingModesPlot:
-    """What :func:`plot_padding_modes` drew: one Axes per mode row.
+    """What :func:`plot_padding_modes` drew (rows stacked in one Axes, or one Axes per row).
 
     Attributes
     ----------
     figure : matplotlib Figure
     axes : dict
-        Mode name -> the Axes of its row (in the order of ``modes``).
+        Mode name -> the Axes its row is drawn in (in the order of ``modes``).
     geometries : dict
         Mode name -> :class:`~pooltutor.padding_modes.ModeGeometry`, or None when the
         mode rejected the combination.
@@ -77,32 +78,46 @@ class PaddingModesPlot:
         Mode name -> ``{"input": (...), "padding": (...), "outside": (...)}``: the
         positions (input coordinates) of the cells of each kind drawn in its row.
     collections : dict
-        Mode name -> ``{kind: artist}`` of its cells (gids ``"input"`` (an ``AxesImage``
-        of the values, or squares), ``"input-separators"``, ``"padding"``, ``"outside"``,
-        ``"input-border"``, ``"cell-labels"`` (the texts in and under the cells)).
+        Kind -> list (one per Axes) of the artist drawing those cells of all its rows: gids
+        ``"input"`` (squares of a size-only picture; an input of values is an ``AxesImage``
+        per row, kind ``"input-image"``), ``"input-separators"``, ``"padding"`` (hatched,
+        one compound path), ``"outside"``, ``"input-border"`` (a list of ``Rectangle``),
+        ``"window"`` (the last window's taps, dashed past the padded input),
+        ``"window-bars"`` (one segment per window), ``"window-tap"`` (dilated taps),
+        ``"dropped"`` and ``"dropped-bars"``; the cells of a rejected row are in
+        ``"<kind>-rejected"``, faded.
     labels : dict
         Mode name -> the texts of its row, in drawing order: each cell's text and index,
-        then the dropped label, the row labels (mode, numbers, detail) and the reason.
+        then the dropped label, the row labels (mode, numbers, detail) and the reason lines.
     row_titles : dict
         Mode name -> the row's first line (``"MODE: O = 5, B = 3, A = 2"`` or
         ``"MODE: rejected"``).
     row_texts : dict
-        Mode name -> the ``Text`` artists of its labels (mode, numbers, detail, reason).
+        Mode name -> the records (:class:`~pooltutor.viz.style.CellText`: text, size,
+        colour, gid ``"row-mode"``, ``"row-numbers"``, ``"row-detail"``, ``"rejected"``) of
+        its labels, drawn in ``text_collections``.
     reasons : dict
-        Mode name -> the ``Text`` showing why it rejected (only rejected modes).
+        Mode name -> the band (gid ``"rejected"``) on which it says why it rejected (only
+        rejected modes).
+    windows : dict
+        Mode name -> ``(first tap, last tap)`` of each window, as its bar shows it (empty if
+        rejected).
     last_windows : dict
-        Mode name -> the outlines (``Rectangle``, gid ``"window"``) of the taps of its last
-        window (dashed past the padded input); None if rejected.
+        Mode name -> ``((tap, tap kind), ...)`` of its last window (outlined; kind
+        ``"outside"`` dashed); None if rejected.
     dropped : dict
-        Mode name -> ``[outlines, bar, label Text]`` of the dropped window (gid
-        ``"dropped"``); empty when nothing was dropped.
-    bars : dict
-        Mode name -> a ``LineCollection`` with one segment per window (gid
-        ``"window-bars"``; the last one thicker, in the window colour), None if rejected.
+        Mode name -> the taps of the window it drops (outlined dashed, with a dashed bar
+        labelled "dropped"); None when nothing was dropped.
     title : str
     title_text : Text
     cell_inches : float
         The side of a cell on the figure.
+    artists : list
+        Everything drawn except the title (see :meth:`remove`).
+    text_collections : list
+        The one ``PathCollection`` per Axes (:class:`~pooltutor.viz.style.TextCollection`,
+        gid ``"labels"``) holding every text but the title: in the cells (values, padding
+        rule, indices) and the labels, all inside the Axes, so inside any saved image.
     """
 
     figure: Any
@@ -117,10 +132,21 @@ class PaddingModesPlot:
     reasons: dict = field(default_factory=dict)
     last_windows: dict = field(default_factory=dict)
     dropped: dict = field(default_factory=dict)
-    bars: dict = field(default_factory=dict)
     title: str = ""
     title_text: Any = None
     cell_inches: float = 0.5
+    artists: list = field(default_factory=list)
+    text_collections: list = field(default_factory=list)
+    windows: dict = field(default_factory=dict)
+
+    def remove(self) -> None:
+        """Take everything this plot drew off its Axes, but the title (the Axes' own: the
+        next plot on the Axes sets it): an explorer draws the next picture on the same Axes,
+        then removes the last one."""
+        for artist in self.artists:
+            if artist.axes is not None:
+                artist.remove()
+        self.artists = []
 
 
 def _check_input(x):
@@ -278,13 +304,13 @@ def _bar_segments(axis, starts, level0: float, step: float) -> list:
 
 
 def _fit_cell(rows, body: float, width_in: float, height_in: float, label_w: float,
-              n_cells: int, top: float) -> float:
+              n_cells: int) -> float:
     """The largest cell (inches, at most 0.9) with which the rows fit ``width_in`` x
     ``height_in`` (bisection: every row's height grows with the cell)."""
-    wide = (width_in - label_w - 0.15) / n_cells
+    wide = (width_in - label_w - 0.25) / n_cells
 
     def fits(c):
-        return top + sum(r.height_in(c, body) + ROW_GAP for r in rows) <= height_in
+        return sum(r.height_in(c, body) for r in rows) + ROW_GAP * (len(rows) - 1) <= height_in
 
     lo_c, hi_c = 0.02, max(0.02, min(0.9, wide))
     if fits(hi_c):
@@ -295,12 +321,26 @@ def _fit_cell(rows, body: float, width_in: float, height_in: float, label_w: flo
     return lo_c
 
 
+def rows_rect(fig, top: float = (TITLE_SIZE * 1.3 + 16) / 72.0) -> tuple[float, ...]:
+    """Where :func:`plot_padding_modes` puts its one Axes on ``fig`` (figure fraction): the
+    whole figure but thin margins and ``top`` inches for the title."""
+    w, h = fig.get_size_inches()
+    return 0.1 / w, 0.05 / h, (w - 0.2) / w, (h - top - 0.05) / h
+
+
+def _axes_inches(ax) -> tuple[float, float]:
+    """The size of ``ax`` on its figure, in inches."""
+    pos = ax.get_position()
+    w, h = ax.get_figure().get_size_inches()
+    return pos.width * w, pos.height * h
+
+
 def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                        post_padding: int = 0, *, dilation: int = 1,
                        modes: Sequence[Any] = TENSORRT_MODES, pad_taps: str = "neg_inf",
                        ax=None, fig=None, fit_figure: bool = False, title: str | None = None
                        ) -> PaddingModesPlot:
-    """Draw one axis under several padding modes, one row (one Axes) per mode.
+    """Draw one axis under several padding modes, one row per mode.
 
     Parameters
     ----------
@@ -319,12 +359,14 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         The padding rule written in padding cells (TensorRT's max pooling
         documents -inf).
     ax : Axes or sequence of Axes, optional
-        Where to draw: one Axes per mode row, in the order of ``modes``
-        (each gets its labels on its left, the first also the title), or one
-        Axes, split into the rows.  Not with ``fig``.
+        One Axes: the rows are stacked in it (cells as large as its size
+        allows), the title above it.  A sequence: one Axes per mode row, in
+        the order of ``modes`` (the first gets the title).  Each row's labels
+        sit in a column at the left of its Axes, inside it.  Drawn into as
+        they are (not cleared).  Not with ``fig``.
     fig : matplotlib Figure or SubFigure, optional
-        Drawn into (cleared first; its size is kept unless ``fit_figure``); a
-        new figure sized for the picture otherwise.
+        Cleared and drawn into (its size kept unless ``fit_figure``); a new
+        figure sized for the picture otherwise.
     fit_figure : bool
         Resize ``fig`` to the size the picture needs.
     title : str, optional
@@ -351,8 +393,8 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     (5, 5)
     >>> p.geometries["CAFFE_ROUND_UP"] is None, "rejects" in p.errors["CAFFE_ROUND_UP"]
     (True, True)
-    >>> len(p.axes), p.row_titles["floor"]
-    (3, 'floor: O = 5, B = 4, A = 2')
+    >>> len(p.figure.axes), p.row_titles["floor"]
+    (1, 'floor: O = 5, B = 4, A = 2')
     """
     size, values = _check_input(x)
     window = check_int("window", window, minimum=1)
@@ -422,102 +464,190 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     body = 0.5 + bars_top + bar_step * (max_windows - 1) + 0.35
 
     # ------------------------------------------------------------------ layout (inches)
-    def region_in(a):
-        pos = a.get_position()
-        w_fig, h_fig = a.get_figure().get_size_inches()
-        return pos.width * w_fig, pos.height * h_fig
-
-    if targets is None or not isinstance(targets, list):
-        if targets is None and (fig is None or fit_figure):
-            cell = max(0.12, min(0.6, 10.0 / n_cells))
-            width = max(7.0, LABEL_W + n_cells * cell + 0.3)
-        else:
-            width, height = (region_in(targets) if targets is not None
-                             else tuple(fig.get_size_inches()))
-        label_w = min(LABEL_W, 0.42 * width)
-        rows = [_row_labels(name, geometries[name], size, label_w) for name in names]
-        head_size = _fit_size(TITLE_SIZE, len(head), width - 0.2, "bold")
-        top = (head_size * 1.3 + 14) / 72.0
-        for row in rows:
-            if row.geometry is None:
-                row.reason = _wrap(errors[row.name], width - 0.35, REASON_SIZE)
-                row.reason_pt = _lines_pt(row.reason, REASON_SIZE) + 9
-        if targets is None and (fig is None or fit_figure):
-            height = top + sum(r.height_in(cell, body) + ROW_GAP for r in rows) + 0.05
+    per_row = isinstance(targets, list)
+    if per_row:
+        inches = [_axes_inches(a) for a in targets]
+    elif targets is not None:
+        inches = [_axes_inches(targets)]
+    elif fig is None or fit_figure:
+        cell = max(0.12, min(0.6, 10.0 / n_cells))
+        inches = [(max(7.0, LABEL_W + n_cells * cell + 0.45) - 0.2, None)]
+    else:
+        w_fig, h_fig = fig.get_size_inches()
+        inches = [(w_fig - 0.2, None)]                     # the height follows the title
+    width = min(w for w, _ in inches)
+    label_w = min(LABEL_W, 0.42 * width)
+    rows = [_row_labels(name, geometries[name], size, label_w) for name in names]
+    for row, (w, _) in zip(rows, inches if per_row else inches * len(rows), strict=True):
+        if row.geometry is None:
+            row.reason = _wrap(errors[row.name], w - 0.35, REASON_SIZE)
+            row.reason_pt = _lines_pt(row.reason, REASON_SIZE) + 10
+    head_size = _fit_size(TITLE_SIZE, len(head), width, "bold")
+    top = (head_size * 1.3 + 16) / 72.0                    # the title, over the rows
+    if targets is None:
+        if fig is None or fit_figure:
+            height = sum(r.height_in(cell, body) for r in rows) + ROW_GAP * (len(rows) - 1)
+            size_in = (width + 0.2, height + top + 0.1)
             if fig is None:
                 from .explorer import new_figure
 
-                fig = new_figure((width, height), dpi=100)
+                fig = new_figure(size_in, dpi=100)
             else:
-                fig.set_size_inches(width, height)
-        else:
-            cell = _fit_cell(rows, body, width, height, label_w, n_cells, top)
-        # the rows hang from the title, the cells centred right of the label column
-        heights = [r.height_in(cell, body) for r in rows]
-        used = label_w + n_cells * cell
-        x_left = max(0.0, (width - used) / 2 - 0.05)
-        span_w = width - x_left                          # each row reaches the right edge
-        y = height - top
-        rects = []
-        for h in heights:
-            rects.append((x_left / width, (y - h) / height, span_w / width, h / height))
-            y -= h + ROW_GAP
-        if targets is None:
-            fig.clear()
-            axes = [fig.add_axes(rect) for rect in rects]
-        else:
-            targets.set_axis_off()
-            axes = [targets.inset_axes(rect) for rect in rects]
-        x0s = [lo - 0.5 - label_w / cell] * len(rows)
-        sizes = [(span_w, h) for h in heights]
-    else:
-        axes = targets
-        inches = [region_in(a) for a in axes]
-        label_w = min(LABEL_W, 0.42 * min(w for w, _ in inches))
-        rows = [_row_labels(name, geometries[name], size, label_w) for name in names]
-        head_size = _fit_size(TITLE_SIZE, len(head), inches[0][0], "bold")
-        for row, (w, _) in zip(rows, inches, strict=True):
-            if row.geometry is None:
-                row.reason = _wrap(errors[row.name], w - 0.2, REASON_SIZE)
-                row.reason_pt = _lines_pt(row.reason, REASON_SIZE) + 9
-        cell = min(_fit_cell([row], body, w, h, label_w, n_cells, 0.0) + 0.0
+                fig.set_size_inches(size_in)
+        fig.clear()
+        targets = fig.add_axes(rows_rect(fig, top))
+        inches = [_axes_inches(targets)]
+    if per_row:
+        cell = min(_fit_cell([row], body, w, h, label_w, n_cells)
                    for row, (w, h) in zip(rows, inches, strict=True))
-        x0s = [lo - 0.5 - label_w / cell] * len(rows)
-        sizes = inches
-        for a in axes:
-            a.clear()
+    else:
+        cell = _fit_cell(rows, body, inches[0][0], inches[0][1], label_w, n_cells)
 
     cell_pt = cell * 72.0
     fonts = _cell_fonts(values, lo, hi, pad_text, cell_pt)
     vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
+    axes = targets if per_row else [targets] * len(rows)
     plot = PaddingModesPlot(fig, dict(zip(names, axes, strict=True)), geometries, errors,
                             title=head, cell_inches=cell)
-    for row, a, x0, (w, h) in zip(rows, axes, x0s, sizes, strict=True):
-        _draw_row(plot, a, row, values, size, lo, hi, pad_text, fonts, vmin, vmax, cell_pt,
-                  bars_top, bar_step, (pre_padding, post_padding))
-        # cells in data units, square on the figure; no ticks (hidden, they are still texts)
-        a.set_aspect("auto")
-        a.set_xlim(x0, x0 + w / cell)
-        a.set_ylim(-0.5 + h / cell, -0.5)
-        a.set_xticks([])
-        a.set_yticks([])
-        a.set_axis_off()
+    # rows stacked downwards in cell units; the label column, then the cells centred
+    used = label_w + n_cells * cell
+    y = 0.0
+    texts = style.TextCollection()
+    for r, row in enumerate(rows):
+        a = axes[r]
+        w, h = inches[r] if per_row else inches[0]
+        x0 = lo - 0.5 - (label_w + max(0.0, (w - used) / 2)) / cell
+        if per_row or not r:
+            y = 0.0
+            texts, acc = style.TextCollection(), _Cells()
+        else:
+            y += ROW_GAP / cell
+        _draw_row(plot, a, texts, acc, row, y, values, size, lo, hi, pad_text, fonts, vmin,
+                  vmax, cell_pt, bars_top, bar_step, (pre_padding, post_padding), x0,
+                  x0 + w / cell)
+        y += row.height_in(cell, body) / cell
+        if per_row or r == len(rows) - 1:
+            # cells in data units, square on the figure; no ticks (hidden, still texts)
+            a.set_aspect("auto")
+            a.set_xlim(x0, x0 + w / cell)
+            a.set_ylim(max(h / cell, y), 0.0)
+            a.set_xticks([])
+            a.set_yticks([])
+            a.set_axis_off()
+            coll = texts.draw(a, gid="labels", zorder=6)
+            plot.artists.append(coll)
+            plot.text_collections.append(coll)
+            for kind, artist in acc.draw(a).items():
+                plot.collections.setdefault(kind, []).append(artist)
+                plot.artists += artist if isinstance(artist, list) else [artist]
     plot.title_text = axes[0].set_title(head, fontsize=head_size, fontweight="bold", pad=10)
     return plot
 
 
-def _draw_row(plot: PaddingModesPlot, ax, row: _Row, values, size, lo, hi, pad_text, fonts,
-              vmin, vmax, cell_pt, bars_top, bar_step, given) -> None:
-    """One row on ``ax``: the padded input (cells, texts, indices), its windows and labels."""
-    from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
+class _Cells:
+    """The cells, windows and bars of every row of one Axes, gathered per kind and drawn as
+    one collection per kind (:meth:`draw`): six rows cost as much to draw as one.  A rejected
+    row's cells go to a kind of their own (``"input-rejected"``, ...), drawn faded."""
+
+    def __init__(self):
+        self.squares: dict[str, list] = {}      # kind -> [(row y, col)]
+        self.separators: dict[bool, list] = {}  # rejected -> segments
+        self.bars: list = []                    # (segment, colour, width)
+        self.dropped_bars: list = []
+        self.taps: list = []                    # dilated window taps (x, y)
+        self.window_styles: list = []           # line style per "window" square
+        self.images: list = []
+
+    def add(self, kind: str, cells, rejected: bool = False) -> None:
+        self.squares.setdefault(kind + ("-rejected" if rejected else ""), []).extend(cells)
+
+    STYLE = {
+        "input": dict(facecolors=_INPUT_COLOR, edgecolors="none", zorder=1),
+        "padding": dict(merged=True, facecolors=style.PAD_COLOR, edgecolors="#9a9a9a",
+                        linewidths=0.5, hatch=style.PAD_HATCH, zorder=1.1),
+        "outside": dict(facecolors=style.OUTSIDE_COLOR, edgecolors="#9a9a9a", linewidths=0.8,
+                        linestyles=[(0, (3, 2))], zorder=1.2),
+        "window": dict(facecolors="none", edgecolors=style.WINDOW_COLOR, linewidths=3,
+                       zorder=5),
+        "dropped": dict(facecolors="none", edgecolors=style.DROPPED_COLOR, linewidths=2.5,
+                        linestyles=[(0, (4, 2))], zorder=5.1),
+    }
+
+    def draw(self, ax) -> dict:
+        """Draw every kind on ``ax``; returns ``{kind: artist}``."""
+        from matplotlib.collections import LineCollection
+        from matplotlib.patches import Rectangle
+
+        drawn = {}
+        for kind, cells in self.squares.items():
+            base = kind.removesuffix("-rejected")
+            if base == "input-border":
+                continue
+            kw = dict(self.STYLE[base])
+            if kind.endswith("-rejected"):
+                kw["alpha"] = 0.35
+            if base == "window":
+                kw["linestyles"] = self.window_styles
+            drawn[kind] = style.cell_squares(ax, cells, base, **kw)
+        for rejected, segs in self.separators.items():
+            coll = LineCollection(segs, colors="white", linewidths=1.0, zorder=1.05,
+                                  alpha=0.35 if rejected else None, gid="input-separators")
+            ax.add_collection(coll, autolim=False)
+            drawn["input-separators" + ("-rejected" if rejected else "")] = coll
+        for kind in ("input-border", "input-border-rejected"):
+            for y, x0, x1 in self.squares.get(kind, ()):
+                patch = Rectangle((x0 - 0.5, y - 0.5), x1 - x0 + 1, 1, fill=False,
+                                  edgecolor="#333333", linewidth=1.4, zorder=3,
+                                  alpha=0.35 if kind.endswith("rejected") else None,
+                                  gid="input-border")
+                ax.add_artist(patch)
+                drawn.setdefault(kind, []).append(patch)
+        if self.bars:
+            segs, colors, widths = zip(*self.bars, strict=True)
+            coll = LineCollection(segs, colors=colors, linewidths=widths, capstyle="butt",
+                                  zorder=2, gid="window-bars")
+            ax.add_collection(coll, autolim=False)
+            drawn["window-bars"] = coll
+        if self.dropped_bars:
+            coll = LineCollection(self.dropped_bars, colors=style.DROPPED_COLOR, linewidths=3,
+                                  linestyles=[(0, (2, 1))], capstyle="butt", zorder=2.2,
+                                  gid="dropped-bars")
+            ax.add_collection(coll, autolim=False)
+            drawn["dropped-bars"] = coll
+        if self.taps:
+            from matplotlib.lines import Line2D
+
+            line = Line2D(*zip(*(t[:2] for t in self.taps), strict=True), linestyle="none",
+                          marker="s", markersize=self.taps[0][2], color=BAR_COLOR,
+                          gid="window-tap", zorder=2.1)
+            ax.add_line(line)
+            drawn["window-tap"] = line
+        for image in self.images:
+            drawn.setdefault("input-image", []).append(image)
+        return drawn
+
+
+def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: float,
+              values, size, lo, hi, pad_text, fonts, vmin, vmax, cell_pt, bars_top, bar_step,
+              given, x0, x1) -> None:
+    """One row on ``ax`` from ``y_top`` (cell units) down: the padded input (cells, texts,
+    indices), its windows (gathered in ``acc``) and its labels (added to ``texts``)."""
+    from matplotlib.colors import to_rgba
     from matplotlib.patches import Rectangle
 
     name, mg = row.name, row.geometry
     rejected = mg is None
-    alpha = 0.35 if rejected else None
     g = None if mg is None else mg.axis
-    collections: dict = {}
+    y0 = y_top + 0.5                                   # the centre line of the cells
+    drawn: list = []
+
+    def keep(artist):
+        drawn.append(artist)
+        return artist
+
+    def faded(color):
+        return to_rgba(color, 0.35) if rejected else color
+
     if g is not None:
         pb, pe = g.pad_begin, g.pad_end
         reach = max(g.window_starts[-1], g.dropped_start if g.dropped_start is not None
@@ -535,44 +665,29 @@ def _draw_row(plot: PaddingModesPlot, ax, row: _Row, values, size, lo, hi, pad_t
             kinds["outside"].append(t)
     plot.cells[name] = {k: tuple(v) for k, v in kinds.items()}
 
-    # cells: the input (values as a heatmap through draw_grid, or plain squares)
+    # cells: the input (values as an image of cells, or plain squares), padding, outside
     if values is not None:
-        image = style.draw_grid(ax, values[None, :].astype(float), vmin=vmin, vmax=vmax,
-                                annotate=False)
-        image.set_gid("input")
-        image.set_alpha(alpha)
-        image.set_zorder(1)
-        collections["input"] = image
+        import matplotlib as mpl
+
+        acc.images.append(keep(ax.imshow(
+            np.ma.masked_invalid(values[None, :].astype(float)),
+            cmap=mpl.colormaps[style.CMAP].with_extremes(bad="white"), vmin=vmin, vmax=vmax,
+            interpolation="nearest", aspect="auto", extent=(-0.5, size - 0.5, y0 + 0.5, y0 - 0.5),
+            alpha=0.35 if rejected else None, zorder=1, gid="input")))
     else:
-        collections["input"] = style.cell_squares(ax, [(0, t) for t in kinds["input"]],
-                                                  "input", facecolors=_INPUT_COLOR,
-                                                  edgecolors="none", alpha=alpha, zorder=1)
-    if size > 1:
-        seps = LineCollection([[(t + 0.5, -0.5), (t + 0.5, 0.5)] for t in range(size - 1)],
-                              colors="white", linewidths=1.0, alpha=alpha, zorder=1.05,
-                              gid="input-separators")
-        ax.add_collection(seps, autolim=False)
-        collections["input-separators"] = seps
-    if kinds["padding"]:
-        collections["padding"] = style.cell_squares(
-            ax, [(0, t) for t in kinds["padding"]], "padding", merged=True,
-            facecolors=style.PAD_COLOR, edgecolors="#9a9a9a", linewidths=0.5,
-            hatch=style.PAD_HATCH, alpha=alpha, zorder=1.1)
-    if kinds["outside"]:
-        collections["outside"] = style.cell_squares(
-            ax, [(0, t) for t in kinds["outside"]], "outside", facecolors=style.OUTSIDE_COLOR,
-            edgecolors="#9a9a9a", linewidths=0.8, linestyles=[(0, (3, 2))], zorder=1.2)
-    border = Rectangle((-0.5, -0.5), size, 1, fill=False, edgecolor="#333333", linewidth=1.4,
-                       alpha=alpha, zorder=3, gid="input-border")
-    ax.add_artist(border)
-    collections["input-border"] = border
+        acc.add("input", [(y0, t) for t in kinds["input"]], rejected)
+    acc.separators.setdefault(rejected, []).extend(
+        [(t + 0.5, y0 - 0.5), (t + 0.5, y0 + 0.5)] for t in range(size - 1))
+    acc.add("padding", [(y0, t) for t in kinds["padding"]], rejected)
+    acc.add("outside", [(y0, t) for t in kinds["outside"]], rejected)
+    acc.add("input-border", [(y0, 0, size - 1)], rejected)
 
     # the texts in and under the cells
-    texts: list[str] = []
-    cell_texts = style.TextCollection()
+    shown: list[str] = []
     index_step = 1 if fonts is not None else max(1, math.ceil(16.0 / cell_pt))
+    padding = set(kinds["padding"])
     for t in range(lo, hi):
-        kind = ("input" if 0 <= t < size else "padding" if t in kinds["padding"]
+        kind = ("input" if 0 <= t < size else "padding" if t in padding
                 else "outside" if t in kinds["outside"] else None)
         if kind is None:
             continue
@@ -581,103 +696,79 @@ def _draw_row(plot: PaddingModesPlot, ax, row: _Row, values, size, lo, hi, pad_t
             color = ("black" if values is None
                      else style.cell_text_color(float(values[t]), vmin, vmax))
             if fonts is not None:
-                cell_texts.add(t, 0, text, fonts[0], color, gid="value")
-            texts.append(text)
+                texts.add(t, y0, text, fonts[0], faded(color), gid="value")
+            shown.append(text)
         elif kind == "padding":
             if fonts is not None:
-                cell_texts.add(t, 0, pad_text, fonts[1], "#444444", gid="padding-text")
-            texts.append(pad_text)
+                texts.add(t, y0, pad_text, fonts[1], faded("#444444"), gid="padding-text")
+            shown.append(pad_text)
         if fonts is not None or t % index_step == 0:
-            cell_texts.add(t, 0.8, str(t), fonts[2] if fonts is not None else MIN_CELL_TEXT,
-                           "#555555", gid="index")
-            texts.append(str(t))
-    if len(cell_texts):
-        coll = cell_texts.draw(ax, gid="cell-labels", zorder=6)
-        if alpha is not None:
-            coll.set_alpha(alpha)
-        collections["cell-labels"] = coll
-    plot.collections[name] = collections
+            texts.add(t, y0 + 0.8, str(t), fonts[2] if fonts is not None else MIN_CELL_TEXT,
+                      faded("#555555"), gid="index")
+            shown.append(str(t))
 
-    # the windows
-    plot.last_windows[name], plot.dropped[name], plot.bars[name] = None, [], None
+    # the windows: one bar each (the last in the window colour, thicker), the last outlined
+    plot.windows[name], plot.last_windows[name], plot.dropped[name] = (), None, None
     if g is not None:
         starts = g.window_starts
         bar_pt = bar_step * cell_pt
         bar_width = min(3.0, max(1.0, 0.6 * bar_pt))
-        segs = _bar_segments(g, starts, bars_top, bar_step)
-        bars = LineCollection(segs, colors=[BAR_COLOR] * (len(segs) - 1) + [style.WINDOW_COLOR],
-                              linewidths=[bar_width] * (len(segs) - 1)
-                              + [min(4.5, bar_width + 1.5)],
-                              capstyle="butt", zorder=2, gid="window-bars")
-        ax.add_collection(bars, autolim=False)
-        plot.bars[name] = bars
+        segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
+        acc.bars += [(seg, BAR_COLOR, bar_width) for seg in segs[:-1]]
+        acc.bars.append((segs[-1], style.WINDOW_COLOR, min(4.5, bar_width + 1.5)))
+        plot.windows[name] = tuple((start, start + (g.kernel - 1) * g.dilation)
+                                   for start in starts)
         if g.dilation > 1:
-            taps = [(start + j * g.dilation, bars_top + bar_step * o)
-                    for o, start in enumerate(starts) for j in range(g.kernel)]
-            ax.add_line(Line2D(*zip(*taps, strict=True), linestyle="none", marker="s",
-                               markersize=min(5.0, max(2.0, 0.8 * bar_pt)), color=BAR_COLOR,
-                               gid="window-tap", zorder=2.1))
+            acc.taps += [(start + j * g.dilation, y0 + bars_top + bar_step * o,
+                          min(5.0, max(2.0, 0.8 * bar_pt)))
+                         for o, start in enumerate(starts) for j in range(g.kernel)]
         last = g.taps(len(starts) - 1)
-        inside = [(0, t) for t in last if g.tap_kind(t) != "outside"]
-        outside = [(0, t) for t in last if g.tap_kind(t) == "outside"]
-        plot.last_windows[name] = (
-            style.outline_cells(ax, inside, color=style.WINDOW_COLOR, linewidth=3,
-                                gid="window", autolim=False)
-            + style.outline_cells(ax, outside, color=style.WINDOW_COLOR, linewidth=3,
-                                  linestyle="--", gid="window", autolim=False))
-        for patch in plot.last_windows[name]:
-            patch.set_zorder(5)
+        acc.add("window", [(y0, t) for t in last])
+        acc.window_styles += ["--" if g.tap_kind(t) == "outside" else "-" for t in last]
+        plot.last_windows[name] = tuple((t, g.tap_kind(t)) for t in last)
         if g.dropped_start is not None:
             d_taps = [g.dropped_start + j * g.dilation for j in range(g.kernel)]
-            outline = style.outline_cells(ax, [(0, t) for t in d_taps],
-                                          color=style.DROPPED_COLOR, linewidth=2.5,
-                                          linestyle=(0, (4, 2)), gid="dropped", autolim=False)
-            for patch in outline:
-                patch.set_zorder(5.1)
-            level = bars_top + bar_step * len(starts)
-            bar = ax.add_line(Line2D([d_taps[0] - 0.42, d_taps[-1] + 0.42], [level, level],
-                                     color=style.DROPPED_COLOR, linewidth=3,
-                                     linestyle=(0, (2, 1)), solid_capstyle="butt",
-                                     gid="dropped", zorder=2.2))
-            label = ax.annotate("dropped", xy=(d_taps[0] - 0.5, level), xytext=(-4, 0),
-                                textcoords="offset points", ha="right", va="center",
-                                fontsize=8.5, fontweight="bold", color=style.DROPPED_COLOR,
-                                gid="dropped-label", annotation_clip=False)
-            plot.dropped[name] = [outline, bar, label]
-            texts.append("dropped")
+            acc.add("dropped", [(y0, t) for t in d_taps])
+            level = y0 + bars_top + bar_step * len(starts)
+            acc.dropped_bars.append([(d_taps[0] - 0.42, level), (d_taps[-1] + 0.42, level)])
+            texts.add(d_taps[0] - 0.5, level, "dropped", 8.5, style.DROPPED_COLOR,
+                      gid="dropped-label", ha="right-center", dx=-4, bold=True)
+            plot.dropped[name] = tuple(d_taps)
+            shown.append("dropped")
 
-    # the labels left of the cells, in the label column: right-aligned at its right edge
+    # the labels, right-aligned at the right edge of the label column (baselines in points
+    # under the top of the row)
     x_right = lo - 0.5
-    artists = []
+    first = len(texts.items)
     color = style.WRONG_COLOR if rejected else "black"
-
-    def label(text, dy, fontsize, col, weight="normal", gid="row-label"):
-        t = ax.annotate(text, xy=(x_right, -0.5), xytext=(-8, -dy),
-                        textcoords="offset points", ha="right", va="top", fontsize=fontsize,
-                        fontweight=weight, color=col, linespacing=1.2, gid=gid,
-                        annotation_clip=False)
-        artists.append(t)
-        texts.extend(text.split("\n"))
-        return t
-
-    label(row.head, 1, row.head_size, color, "bold", gid="row-mode")
-    dy = 1 + row.head_size * 1.25
-    label(row.numbers, dy, row.number_size, color, gid="row-numbers")
-    dy += _lines_pt(row.numbers, row.number_size)
-    if row.detail:
-        label(row.detail, dy, DETAIL_SIZE, row.detail_color, gid="row-detail")
+    base = 1 + 0.8 * row.head_size
+    texts.add(x_right, y_top, row.head, row.head_size, color, gid="row-mode", ha="right",
+              dx=-8, dy=-base, bold=True)
+    base += 0.45 * row.head_size
+    for line in row.numbers.split("\n"):
+        base += 1.2 * row.number_size
+        texts.add(x_right, y_top, line, row.number_size, color, gid="row-numbers", ha="right",
+                  dx=-8, dy=-base + 0.25 * row.number_size)
+    for line in row.detail.split("\n") if row.detail else ():
+        base += 1.2 * DETAIL_SIZE
+        texts.add(x_right, y_top, line, DETAIL_SIZE, row.detail_color, gid="row-detail",
+                  ha="right", dx=-8, dy=-base + 0.25 * DETAIL_SIZE)
     plot.row_titles[name] = _head_line(row)
     if rejected:
-        top_pt = max(row.label_pt, 1.45 * cell_pt) + 3
-        reason = ax.annotate(row.reason, xy=(0.0, 1.0), xycoords="axes fraction",
-                             xytext=(6, -top_pt), textcoords="offset points", ha="left",
-                             va="top", fontsize=REASON_SIZE, color=style.WRONG_COLOR,
-                             linespacing=1.2, gid="rejected", annotation_clip=False,
-                             bbox=dict(boxstyle="round,pad=0.3", facecolor="#fdecea",
-                                       edgecolor=style.WRONG_COLOR, linewidth=0.6))
-        plot.reasons[name] = reason
-        artists.append(reason)
-        texts.append(row.reason)
-    plot.row_texts[name] = artists
-    plot.labels[name] = tuple(texts)
-
+        # the reason under the cells, across the whole row, on a light red band
+        cell_in = cell_pt / 72.0
+        r_top = y_top + (max(row.label_pt / 72.0, 1.45 * cell_in) + 2 / 72) / cell_in
+        r_height = (row.reason_pt - 4) / cell_pt
+        band = Rectangle((x0 + 0.06 / cell_in, r_top), (x1 - x0) - 0.12 / cell_in, r_height,
+                         facecolor="#fdecea", edgecolor=style.WRONG_COLOR, linewidth=0.6,
+                         zorder=3.5, gid="rejected")
+        ax.add_artist(keep(band))
+        plot.reasons[name] = band
+        base = 4 + 0.8 * REASON_SIZE
+        for line in row.reason.split("\n"):
+            texts.add(x0 + 0.14 / cell_in, r_top, line, REASON_SIZE, style.WRONG_COLOR,
+                      gid="rejected", ha="left", dy=-base)
+            base += 1.2 * REASON_SIZE
+    plot.row_texts[name] = list(texts.items[first:])
+    plot.labels[name] = tuple(shown) + tuple(t.get_text() for t in texts.items[first:])
+    plot.artists.extend(drawn)
