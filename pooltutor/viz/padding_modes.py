@@ -54,6 +54,7 @@ REASON_SIZE = 8.5          # the text of a rejection
 TITLE_SIZE = 12.5
 MIN_CELL_TEXT = 7.0        # no number in a cell below 7 pt: smaller cells get no texts
 ROW_GAP = 0.12             # inches between two rows
+INDEX_PT = 15.0            # points under the cells for their indices
 #: Longest row (cells plus windows) a picture may have: more is unreadable, and slow to draw.
 MAX_CELLS = 2000
 #: average advance of a character, in em (DejaVu Sans, a little generous)
@@ -223,13 +224,13 @@ class _Row:
     label_pt: float = 0.0           # height of the labels left of the cells
     reason_pt: float = 0.0          # height of the reason under the cells (rejected rows)
 
-    def height_in(self, cell: float, body: float) -> float:
+    def height_in(self, cell: float, body) -> float:
         """The row's height for cells of ``cell`` inches and ``body`` cell units of cells,
         indices and bars."""
         if self.geometry is None:
-            top = max(self.label_pt / 72.0, 1.45 * cell)
+            top = max(self.label_pt / 72.0, cell + INDEX_PT / 72.0)
             return top + self.reason_pt / 72.0
-        return max(body * cell, self.label_pt / 72.0)
+        return max(body(cell) * cell, self.label_pt / 72.0)
 
 
 def _row_labels(name: str, mg: ModeGeometry | None, size: int, label_w: float) -> _Row:
@@ -303,7 +304,7 @@ def _bar_segments(axis, starts, level0: float, step: float) -> list:
     return segs
 
 
-def _fit_cell(rows, body: float, width_in: float, height_in: float, label_w: float,
+def _fit_cell(rows, body, width_in: float, height_in: float, label_w: float,
               n_cells: int) -> float:
     """The largest cell (inches, at most 0.9) with which the rows fit ``width_in`` x
     ``height_in`` (bisection: every row's height grows with the cell)."""
@@ -460,17 +461,25 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         + f", B={pre_padding}, A={post_padding}  (padding: {pad_text})")
     # per row, in cell units: the cells (-0.5 .. 0.5), their indices, one bar per window
     bar_step = min(0.22, 1.0 / max_windows)
-    bars_top = 1.15
-    body = 0.5 + bars_top + bar_step * (max_windows - 1) + 0.35
+
+    def bars_top_at(c: float) -> float:
+        """Where the first bar is (cell units under the cells' centre line): under the
+        indices, which are written in points under the cells."""
+        return 0.5 + max(0.65, INDEX_PT / (72.0 * c))
+
+    def body(c: float) -> float:
+        return 0.5 + bars_top_at(c) + bar_step * (max_windows - 1) + 0.35
 
     # ------------------------------------------------------------------ layout (inches)
     per_row = isinstance(targets, list)
+    if targets is not None and fig.get_layout_engine() is not None:
+        fig.draw_without_rendering()          # the layout engine places the given Axes
     if per_row:
         inches = [_axes_inches(a) for a in targets]
     elif targets is not None:
         inches = [_axes_inches(targets)]
     elif fig is None or fit_figure:
-        cell = max(0.12, min(0.6, 10.0 / n_cells))
+        cell = max(0.03, min(0.6, 10.0 / n_cells))
         inches = [(max(7.0, LABEL_W + n_cells * cell + 0.45) - 0.2, None)]
     else:
         w_fig, h_fig = fig.get_size_inches()
@@ -504,6 +513,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         cell = _fit_cell(rows, body, inches[0][0], inches[0][1], label_w, n_cells)
 
     cell_pt = cell * 72.0
+    bars_top = bars_top_at(cell)
     fonts = _cell_fonts(values, lo, hi, pad_text, cell_pt)
     vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
     axes = targets if per_row else [targets] * len(rows)
@@ -684,7 +694,7 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
 
     # the texts in and under the cells
     shown: list[str] = []
-    index_step = 1 if fonts is not None else max(1, math.ceil(16.0 / cell_pt))
+    index_step = 1 if fonts is not None else max(1, math.ceil(26.0 / cell_pt))
     padding = set(kinds["padding"])
     for t in range(lo, hi):
         kind = ("input" if 0 <= t < size else "padding" if t in padding
@@ -697,14 +707,14 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
                      else style.cell_text_color(float(values[t]), vmin, vmax))
             if fonts is not None:
                 texts.add(t, y0, text, fonts[0], faded(color), gid="value")
-            shown.append(text)
-        elif kind == "padding":
-            if fonts is not None:
-                texts.add(t, y0, pad_text, fonts[1], faded("#444444"), gid="padding-text")
+                shown.append(text)
+        elif kind == "padding" and fonts is not None:
+            texts.add(t, y0, pad_text, fonts[1], faded("#444444"), gid="padding-text")
             shown.append(pad_text)
         if fonts is not None or t % index_step == 0:
-            texts.add(t, y0 + 0.8, str(t), fonts[2] if fonts is not None else MIN_CELL_TEXT,
-                      faded("#555555"), gid="index")
+            index_font = fonts[2] if fonts is not None else MIN_CELL_TEXT
+            texts.add(t, y0 + 0.5, str(t), index_font, faded("#555555"), gid="index",
+                      dy=-(0.5 * index_font + 4))
             shown.append(str(t))
 
     # the windows: one bar each (the last in the window colour, thicker), the last outlined
@@ -757,7 +767,7 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
     if rejected:
         # the reason under the cells, across the whole row, on a light red band
         cell_in = cell_pt / 72.0
-        r_top = y_top + (max(row.label_pt / 72.0, 1.45 * cell_in) + 2 / 72) / cell_in
+        r_top = y_top + (max(row.label_pt / 72.0, cell_in + INDEX_PT / 72.0) + 2 / 72) / cell_in
         r_height = (row.reason_pt - 4) / cell_pt
         band = Rectangle((x0 + 0.06 / cell_in, r_top), (x1 - x0) - 0.12 / cell_in, r_height,
                          facecolor="#fdecea", edgecolor=style.WRONG_COLOR, linewidth=0.6,
