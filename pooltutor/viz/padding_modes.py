@@ -54,7 +54,7 @@ REASON_SIZE = 8.5          # the text of a rejection
 TITLE_SIZE = 12.5
 MIN_CELL_TEXT = 7.0        # no number in a cell below 7 pt: smaller cells get no texts
 ROW_GAP = 0.12             # inches between two rows
-INDEX_PT = 15.0            # points under the cells for their indices
+INDEX_PT = 18.0            # points under the cells for their indices
 #: Longest row (cells plus windows) a picture may have: more is unreadable, and slow to draw.
 MAX_CELLS = 2000
 #: average advance of a character, in em (DejaVu Sans, a little generous)
@@ -286,11 +286,11 @@ def _cell_fonts(values, lo, hi, pad_text, cell_pt) -> tuple[float, float, float]
         return None
     longest = (max(len(style.format_value(v)) for v in values) if values is not None
                else len(f"x{hi}"))
-    font = max(MIN_CELL_TEXT, min(0.36 * cell_pt, 15.0, 0.9 * cell_pt / (0.62 * longest)))
-    pad_font = max(MIN_CELL_TEXT, min(0.3 * cell_pt, 12.0,
+    font = max(MIN_CELL_TEXT, min(0.45 * cell_pt, 15.0, 0.9 * cell_pt / (0.62 * longest)))
+    pad_font = max(MIN_CELL_TEXT, min(0.36 * cell_pt, 12.0,
                                       0.9 * cell_pt / (0.62 * max(len(pad_text), 1))))
-    index_font = max(MIN_CELL_TEXT, min(9.0, 0.9 * cell_pt / (0.62 * max(len(str(lo)),
-                                                                           len(str(hi)), 1))))
+    index_font = max(MIN_CELL_TEXT, min(9.0, font, 0.9 * cell_pt / (
+        0.62 * max(len(str(lo)), len(str(hi)), 1))))
     return font, pad_font, index_font
 
 
@@ -741,8 +741,15 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
             acc.add("dropped", [(y0, t) for t in d_taps])
             level = y0 + bars_top + bar_step * len(starts)
             acc.dropped_bars.append([(d_taps[0] - 0.42, level), (d_taps[-1] + 0.42, level)])
-            texts.add(d_taps[0] - 0.5, level, "dropped", 8.5, style.DROPPED_COLOR,
-                      gid="dropped-label", ha="right-center", dx=-4, bold=True)
+            # "dropped" right of its bar when it fits in the Axes, else left of it, a little
+            # lower (clear of the last window's bar just above)
+            width = (len("dropped") * _EM["bold"] * 8.5 + 8) / cell_pt
+            if x1 - (d_taps[-1] + 0.5) >= width:
+                texts.add(d_taps[-1] + 0.5, level, "dropped", 8.5, style.DROPPED_COLOR,
+                          gid="dropped-label", ha="left", dx=4, dy=-3, bold=True)
+            else:
+                texts.add(d_taps[0] - 0.5, level, "dropped", 8.5, style.DROPPED_COLOR,
+                          gid="dropped-label", ha="right-center", dx=-4, dy=-4, bold=True)
             plot.dropped[name] = tuple(d_taps)
             shown.append("dropped")
 
