@@ -325,14 +325,19 @@ def _fit_cell(rows, body, width_in: float, height_in: float, label_w: float,
 def rows_rect(fig, top: float = (TITLE_SIZE * 1.3 + 16) / 72.0) -> tuple[float, ...]:
     """Where :func:`plot_padding_modes` puts its one Axes on ``fig`` (figure fraction): the
     whole figure but thin margins and ``top`` inches for the title."""
-    w, h = fig.get_size_inches()
+    w, h = _size_inches(fig)
     return 0.1 / w, 0.05 / h, (w - 0.2) / w, (h - top - 0.05) / h
+
+
+def _size_inches(fig) -> tuple[float, float]:
+    """The size of a Figure or SubFigure, in inches."""
+    return fig.bbox.width / fig.dpi, fig.bbox.height / fig.dpi
 
 
 def _axes_inches(ax) -> tuple[float, float]:
     """The size of ``ax`` on its figure, in inches."""
     pos = ax.get_position()
-    w, h = ax.get_figure().get_size_inches()
+    w, h = _size_inches(ax.get_figure())
     return pos.width * w, pos.height * h
 
 
@@ -416,6 +421,10 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     if len(set(names)) != len(names):
         raise PoolTutorError(f"modes={list(modes)!r} names a mode twice")
     fig, targets = _check_targets(ax, fig, len(names))
+    if fit_figure and fig is not None and (targets is not None
+                                           or not hasattr(fig, "set_size_inches")):
+        raise PoolTutorTypeError(f"fit_figure=True resizes fig=, so it needs a Figure, not "
+                                 f"{'ax=' if targets is not None else type(fig).__name__}")
     # refuse a row too long to draw before any geometry is built (an upper bound on the
     # cells of every mode: SAME pads less than DK + S, a ceil overhang is less than S)
     reach = size + pre_padding + max(pre_padding, post_padding) + (window - 1) * dilation + 1 \
@@ -482,7 +491,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         cell = max(0.03, min(0.6, 10.0 / n_cells))
         inches = [(max(7.0, LABEL_W + n_cells * cell + 0.45) - 0.2, None)]
     else:
-        w_fig, h_fig = fig.get_size_inches()
+        w_fig, h_fig = _size_inches(fig)
         inches = [(w_fig - 0.2, None)]                     # the height follows the title
     width = min(w for w, _ in inches)
     label_w = min(LABEL_W, 0.42 * width)

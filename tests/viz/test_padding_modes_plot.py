@@ -204,6 +204,8 @@ def test_bad_arguments_name_the_parameter():
         plot_padding_modes(5, 2, ax="x")
     with pytest.raises(PoolTutorTypeError, match="fit_figure=1 has type int"):
         plot_padding_modes(5, 2, fit_figure=1)
+    with pytest.raises(PoolTutorTypeError, match="fit_figure=True resizes fig=.*SubFigure"):
+        plot_padding_modes(5, 2, fig=fig.subfigures(1, 2)[0], fit_figure=True)
     before = len(fig.axes)
     with pytest.raises(PoolTutorError, match="would draw rows of up to"):
         plot_padding_modes(10**6, 2, ax=fig.axes[0])
@@ -277,6 +279,8 @@ CASES = {
                                   {"dilation": 2}),
     "long title": ((5, 2, 2, 1, 1), {"title": "a title " * 20, "modes": ("ceil_torch",)}),
     "small fig": ((6, 3, 2, 4, 2), {"fig": "small"}),
+    "subfigure": ((5, 2, 2, 1, 1), {"fig": "subfigure", "modes": ("ceil_torch",
+                                                                  "CAFFE_ROUND_UP")}),
 }
 
 
@@ -285,9 +289,12 @@ def test_texts_inside_plain_and_tight(case):
     args, kw = CASES[case]
     if kw.get("fig") == "small":
         kw = dict(kw, fig=new_figure((5, 4), dpi=80))
+    elif kw.get("fig") == "subfigure":
+        kw = dict(kw, fig=new_figure((12, 5), dpi=80).subfigures(1, 2)[1])
     p = plot_padding_modes(*args, **kw)
-    assert_texts_inside(p.figure)
-    assert ink_outside_tight(p.figure) == 0
+    root = p.figure.figure                       # the Figure (of a SubFigure)
+    assert_texts_inside(root)
+    assert ink_outside_tight(root) == 0
 
 
 # ----------------------------------------------------------------------------- regressions
