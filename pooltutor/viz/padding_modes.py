@@ -42,7 +42,8 @@ from ..padding_modes import TENSORRT_MODES, ModeGeometry, mode_geometry, mode_na
 from . import style
 from .heatmaps import PAD_RULE_TEXT
 
-__all__ = ["TENSORRT_MODES", "PaddingModesPlot", "plot_padding_modes"]
+__all__ = ["TENSORRT_MODES", "PaddingModesPlot", "Label", "plot_padding_modes",
+           "rows_rect"]
 
 _INPUT_COLOR = "#dbe9f6"   # input cells of a size-only picture (no values)
 BAR_COLOR = "#6b6b6b"
@@ -94,9 +95,8 @@ class PaddingModesPlot:
         Mode name -> the row's first line (``"MODE: O = 5, B = 3, A = 2"`` or
         ``"MODE: rejected"``).
     row_texts : dict
-        Mode name -> the records (:class:`~pooltutor.viz.style.CellText`: text, size,
-        colour, gid ``"row-mode"``, ``"row-numbers"``, ``"row-detail"``, ``"rejected"``) of
-        its labels, drawn in ``text_collections``.
+        Mode name -> the :class:`Label` (text, size, colour, gid ``"row-mode"``,
+        ``"row-numbers"``, ``"row-detail"``, ``"rejected"``) of its labels.
     reasons : dict
         Mode name -> the band (gid ``"rejected"``) on which it says why it rejected (only
         rejected modes).
@@ -119,6 +119,10 @@ class PaddingModesPlot:
         The one ``PathCollection`` per Axes (:class:`~pooltutor.viz.style.TextCollection`,
         gid ``"labels"``) holding every text but the title: in the cells (values, padding
         rule, indices) and the labels, all inside the Axes, so inside any saved image.
+    texts : list
+        The :class:`Label` of every text in ``text_collections`` (gids ``"value"``,
+        ``"padding-text"``, ``"index"``, ``"dropped-label"``, the row labels' and
+        ``"rejected"``).
     """
 
     figure: Any
@@ -138,6 +142,7 @@ class PaddingModesPlot:
     cell_inches: float = 0.5
     artists: list = field(default_factory=list)
     text_collections: list = field(default_factory=list)
+    texts: list = field(default_factory=list)
     windows: dict = field(default_factory=dict)
 
     def remove(self) -> None:
@@ -148,6 +153,53 @@ class PaddingModesPlot:
             if artist.axes is not None:
                 artist.remove()
         self.artists = []
+
+
+@dataclass(frozen=True)
+class Label:
+    """One text of the picture as it was written (read it like a ``Text``): drawn, with all
+    the others of its Axes, by one :class:`~pooltutor.viz.style.TextCollection`."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+    color: Any
+    gid: str
+    bold: bool = False
+
+    def get_text(self) -> str:
+        return self.text
+
+    def get_gid(self) -> str:
+        return self.gid
+
+    def get_fontsize(self) -> float:
+        return self.size
+
+    def get_color(self):
+        return self.color
+
+    def get_position(self) -> tuple[float, float]:
+        return self.x, self.y
+
+
+class _Texts:
+    """The texts of one Axes: a :class:`~pooltutor.viz.style.TextCollection` (one artist for
+    all of them) and the :class:`Label` of each, in the order written."""
+
+    def __init__(self):
+        self.collection = style.TextCollection()
+        self.labels: list[Label] = []
+
+    def add(self, x, y, text, size, color="black", *, gid, ha="center", dx=0.0, dy=0.0,
+            bold=False) -> Label:
+        self.collection.add(x, y, text, size, color, gid=gid, ha=ha, dx=dx, dy=dy, bold=bold)
+        self.labels.append(Label(text, float(x), float(y), float(size), color, gid, bold))
+        return self.labels[-1]
+
+    def draw(self, ax):
+        return self.collection.draw(ax, gid="labels", zorder=6)
 
 
 def _check_input(x):
@@ -531,14 +583,14 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     # rows stacked downwards in cell units; the label column, then the cells centred
     used = label_w + n_cells * cell
     y = 0.0
-    texts = style.TextCollection()
+    texts = _Texts()
     for r, row in enumerate(rows):
         a = axes[r]
         w, h = inches[r] if per_row else inches[0]
         x0 = lo - 0.5 - (label_w + max(0.0, (w - used) / 2)) / cell
         if per_row or not r:
             y = 0.0
-            texts, acc = style.TextCollection(), _Cells()
+            texts, acc = _Texts(), _Cells()
         else:
             y += ROW_GAP / cell
         _draw_row(plot, a, texts, acc, row, y, values, size, lo, hi, pad_text, fonts, vmin,
@@ -553,9 +605,10 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
             a.set_xticks([])
             a.set_yticks([])
             a.set_axis_off()
-            coll = texts.draw(a, gid="labels", zorder=6)
+            coll = texts.draw(a)
             plot.artists.append(coll)
             plot.text_collections.append(coll)
+            plot.texts += texts.labels
             for kind, artist in acc.draw(a).items():
                 plot.collections.setdefault(kind, []).append(artist)
                 plot.artists += artist if isinstance(artist, list) else [artist]
@@ -765,7 +818,7 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
     # the labels, right-aligned at the right edge of the label column (baselines in points
     # under the top of the row)
     x_right = lo - 0.5
-    first = len(texts.items)
+    first = len(texts.labels)
     color = style.WRONG_COLOR if rejected else "black"
     base = 1 + 0.8 * row.head_size
     texts.add(x_right, y_top, row.head, row.head_size, color, gid="row-mode", ha="right",
@@ -795,6 +848,6 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
             texts.add(x0 + 0.14 / cell_in, r_top, line, REASON_SIZE, style.WRONG_COLOR,
                       gid="rejected", ha="left", dy=-base)
             base += 1.2 * REASON_SIZE
-    plot.row_texts[name] = list(texts.items[first:])
-    plot.labels[name] = tuple(shown) + tuple(t.get_text() for t in texts.items[first:])
+    plot.row_texts[name] = list(texts.labels[first:])
+    plot.labels[name] = tuple(shown) + tuple(t.get_text() for t in texts.labels[first:])
     plot.artists.extend(drawn)

@@ -137,23 +137,16 @@ def test_dilation_draws_each_tap():
 
 def test_many_cells_drop_cell_texts_but_keep_indices_readable():
     p = plot_padding_modes(400, 3, 2, 1, 1, modes=("floor", "ceil"))
-    sizes = {t.get_fontsize() for coll in p.text_collections
-             for t in style_texts(coll)}
-    assert min(sizes) >= MIN_CELL_TEXT
+    assert min(t.get_fontsize() for t in p.texts) >= MIN_CELL_TEXT
     assert "x5" not in p.labels["floor"]                         # cells too small for texts
     assert p.cell_inches < 0.05 and p.figure.get_size_inches()[0] < 16
-
-
-def style_texts(coll):
-    from pooltutor.viz import style
-
-    return [t for t in style.texts_of(coll.axes) if t.get_gid() is not None]
 
 
 def test_every_text_is_at_least_7_points():
     for args in ((6, 3, 2, 3, 2), (16, 3, 2, 1, 1), (np.arange(6.0), 3, 2, 4, 2)):
         p = plot_padding_modes(*args)
-        assert min(t.get_fontsize() for t in style_texts(p.text_collections[0])) >= 7
+        assert min(t.get_fontsize() for t in p.texts) >= 7
+        assert {t.get_gid() for t in p.texts} >= {"value", "index", "row-mode", "row-numbers"}
         assert p.title_text.get_fontsize() >= 7
 
 
