@@ -119,7 +119,7 @@ plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[4:]).figure
 
 # %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2,
-                               dpi=72)
+                               dpi=90)
 explorer
 
 # %% [markdown] slideshow={"slide_type": "subslide"}

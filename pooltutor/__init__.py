@@ -34,6 +34,8 @@ _LAZY = {
     "INDEX_LAYOUTS": "indexing",
     "output_geometry": "padding_modes",
     "PaddingMode": "padding_modes",
+    "mode_geometry": "padding_modes",
+    "ModeGeometry": "padding_modes",
     "frameworks": None,
     "quant": None,
     "reference": None,

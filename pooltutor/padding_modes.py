@@ -48,7 +48,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
-from .geometry import PoolGeometry, effective_window, output_length, pool_geometry, same_padding
+from .geometry import (ROUNDINGS, AxisGeometry, PoolGeometry, effective_window, output_length,
+                       pool_geometry, same_padding)
 
 __all__ = [
     "PaddingMode",
@@ -59,6 +60,9 @@ __all__ = [
     "OutputGeometry",
     "PaddingModeWarning",
     "output_geometry",
+    "TENSORRT_MODES",
+    "ModeGeometry",
+    "mode_geometry",
 ]
 
 IntOrSeq = int | Sequence[int]
@@ -1221,3 +1225,93 @@ def _deconvolution(
         restrictions=(),
         geometry=None,
     )
+
+
+# ----------------------------------------------------------------------------- one axis, any mode
+
+#: The six TensorRT padding modes, in TensorRT's order.
+TENSORRT_MODES: tuple[str, ...] = tuple(m.name for m in PaddingMode)
+
+
+@dataclass(frozen=True)
+class ModeGeometry:
+    """One mode's window placement on one axis, whatever computed it.
+
+    ``mode`` is the TensorRT mode name or the engine rule; ``axis`` the
+    :class:`~pooltutor.geometry.AxisGeometry` behind the numbers; ``tensorrt``
+    the :class:`OutputGeometry` of a TensorRT mode (None for an engine rule);
+    ``notes`` the warnings the computation raised (TensorRT's CAFFE
+    "Restriction" conditions).
+
+    >>> mg = mode_geometry("SAME_UPPER", 6, 3, 2)
+    >>> mg.output_size, mg.axis.pad_begin, mg.axis.pad_end, mg.notes
+    (3, 0, 1, ())
+    """
+
+    mode: str
+    axis: AxisGeometry
+    tensorrt: OutputGeometry | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def output_size(self) -> int:
+        return self.axis.output_size
+
+    def explain(self) -> str:
+        """The worked computation (TensorRT's ``explain()``, or the geometry's formula line)."""
+        if self.tensorrt is not None:
+            return self.tensorrt.explain()
+        return f"rounding {self.mode!r}: " + self.axis.describe()
+
+
+def _resolve_mode(mode: Any) -> tuple[str, str]:
+    """``(kind, name)``: ``("engine", rule)`` or ``("tensorrt", MODE_NAME)``."""
+    if isinstance(mode, str) and mode in ROUNDINGS:
+        return "engine", mode
+    if not isinstance(mode, (str, PaddingMode)):
+        raise PoolTutorTypeError(
+            f"modes contains {mode!r} ({type(mode).__name__}): need TensorRT padding mode names "
+            f"({', '.join(TENSORRT_MODES)}) or engine rules ({', '.join(ROUNDINGS)})")
+    try:
+        return "tensorrt", PaddingMode.parse(mode, name="modes").name
+    except PoolTutorError as exc:
+        raise PoolTutorError(f"{exc}; or an engine rule: {', '.join(map(repr, ROUNDINGS))}"
+                             ) from None
+
+
+def mode_name(mode: Any) -> str:
+    """The name under which ``mode`` (a TensorRT mode in any spelling, a :class:`PaddingMode`
+    or an engine rule) is shown and keyed.
+
+    >>> mode_name("kCAFFE_ROUND_UP"), mode_name(PaddingMode.SAME_LOWER), mode_name("ceil")
+    ('CAFFE_ROUND_UP', 'SAME_LOWER', 'ceil')
+    """
+    return _resolve_mode(mode)[1]
+
+
+def mode_geometry(mode: Any, input_size: int, window: int, stride: int = 1, *,
+                  pre_padding: int = 0, post_padding: int = 0, dilation: int = 1
+                  ) -> ModeGeometry:
+    """The window placement of one axis under ``mode`` (raises what the mode raises).
+
+    ``mode`` is a TensorRT padding mode (computed by :func:`output_geometry`, its warnings
+    kept as ``notes``) or a :data:`pooltutor.geometry.ROUNDINGS` rule (computed by
+    :func:`~pooltutor.geometry.pool_geometry` with the padding as given).
+
+    >>> mode_geometry("CAFFE_ROUND_UP", 6, 3, 2, pre_padding=3).axis.window_starts
+    (-3, -1, 1, 3, 5)
+    >>> mode_geometry("ceil", 6, 3, 2, pre_padding=3, post_padding=3).axis.window_starts
+    (-3, -1, 1, 3, 5, 7)
+    >>> mode_geometry("CAFFE_ROUND_DOWN", 6, 3, 2, pre_padding=3).notes[0][:60]
+    "padding_mode=CAFFE_ROUND_DOWN (pooling): the header's Restri"
+    """
+    kind, name = _resolve_mode(mode)
+    if kind == "engine":
+        g = pool_geometry((input_size,), window, stride, padding=[(pre_padding, post_padding)],
+                          dilation=dilation, rounding=name)
+        return ModeGeometry(name, g.axes[0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        og = output_geometry(input_size, window, stride, pre_padding=pre_padding,
+                             post_padding=post_padding, dilation=dilation, padding_mode=name)
+    return ModeGeometry(name, og.geometry.axes[0], og, tuple(str(w.message) for w in caught))

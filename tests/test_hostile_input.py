@@ -29,7 +29,7 @@ from pooltutor import frameworks as fw
 from pooltutor import geometry, quant
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.indexing import convert_indices
-from pooltutor.padding_modes import output_geometry
+from pooltutor.padding_modes import mode_geometry, output_geometry
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from pooltutor.unpool import flat_unpool, max_unpool
 from pooltutor.viz.adaptive import plot_adaptive_bins
@@ -39,7 +39,7 @@ from pooltutor.viz.heatmaps import plot_pool, plot_pooling
 from pooltutor.viz.index_explorer import IndexLayoutExplorer
 from pooltutor.viz.indices import plot_index_layouts
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
-from pooltutor.viz.padding_modes import mode_geometry, plot_padding_modes
+from pooltutor.viz.padding_modes import plot_padding_modes
 from pooltutor.viz.relu_explorer import ZeroPointReluExplorer
 from pooltutor.viz.selfcheck import SelfCheck, parse_answer
 from pooltutor.viz.window_stepper import WindowStepper
@@ -60,6 +60,12 @@ VE, TE = ValueError, TypeError
 PER_AXIS = r"need one int or a sequence of 2 ints \(one per spatial axis\)"
 LAYOUTS = r"need one of 'plane', 'tensor', 'tensor_colmajor', 'nhwc', 'nhwc_batch'"
 ABSURD = r"would need an array of shape .* GiB\); pooltutor refuses more than 2 GiB"
+
+
+def _an_axes():
+    from matplotlib.figure import Figure
+
+    return Figure().add_subplot()
 
 
 def _row(id_, call, error, match):
@@ -560,6 +566,11 @@ CORPUS = [
     _row("plot_padding_modes padding too long to draw",
          lambda: plot_padding_modes(6, 2, 1, 10**6), VE,
          r"pre_padding=1000000, .* would draw rows of up to 2000009 cells"),
+    _row("plot_padding_modes ax str", lambda: plot_padding_modes(6, 2, ax="x"), TE,
+         r"ax='x' has type str: need a matplotlib Axes or a sequence of Axes"),
+    _row("plot_padding_modes ax count",
+         lambda: plot_padding_modes(6, 2, modes=("floor", "ceil"), ax=[_an_axes()]), VE,
+         r"ax has 1 Axes: need one per mode row \(2\)"),
     _row("mode_geometry mode unknown", lambda: mode_geometry("x", 6, 2), VE,
          r"modes='x' is not allowed"),
     _row("plot_index_layouts layout unknown",

@@ -3,8 +3,7 @@
 Sliders for the input size ``I``, window ``F``, stride ``S``, dilation
 ``D``, prePadding ``B`` and postPadding ``A`` redraw
 :func:`~pooltutor.viz.padding_modes.plot_padding_modes` on one persistent
-figure (updated in place; the input cells are drawn again only when the input
-or the layout change, :meth:`PaddingModeExplorer.render`); a dropdown picks the
+figure (cleared and drawn again at every change); a dropdown picks the
 set of modes, another the mode whose worked
 computation (``explain()``) is printed under the picture.  A mode that
 rejects the combination shows its reason in its own row; parameters that no
@@ -28,7 +27,7 @@ from typing import Any
 
 from ..errors import check_choice, check_int
 from .explorer import Explorer, FramesWidget, frames_widget
-from .padding_modes import TENSORRT_MODES, plot_padding_modes
+from .padding_modes import TENSORRT_MODES, plot_padding_modes, rows_rect
 
 __all__ = ["PaddingModeExplorer", "MODE_SETS", "PRESETS", "padding_mode_frames"]
 
@@ -68,7 +67,7 @@ class PaddingModeExplorer(Explorer):
 
     def __init__(self, input_size: int = 6, window: int = 3, stride: int = 2,
                  pre_padding: int = 1, post_padding: int = 1, *, dilation: int = 1,
-                 mode_set: str = "TensorRT (6 modes)", figsize=(9.4, 6.2), dpi: float = 80):
+                 mode_set: str = "TensorRT (6 modes)", figsize=(9.4, 6.6), dpi: float = 80):
         import ipywidgets as widgets
 
         check_choice("mode_set", mode_set, tuple(MODE_SETS))
@@ -113,6 +112,7 @@ class PaddingModeExplorer(Explorer):
                                    [self.mode_set, self.explain_mode]],
                          figsize=figsize, dpi=dpi)
         self.plot = None
+        self._rows = self.figure.add_axes(rows_rect(self.figure))
         self._syncing = False
         self.mode_set.observe(self._on_mode_set, names="value")
         self.explain_mode.observe(lambda change: self._show_explain(), names="value")
@@ -140,60 +140,19 @@ class PaddingModeExplorer(Explorer):
 
     def draw(self) -> dict[str, Any]:
         i, f, s, d, b, a = (w.value for w in self.params)
-        # a fixed, slide-sized figure: the cells shrink to fit six rows
-        try:
-            self.plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes,
-                                           fig=self.figure)
-        except Exception:
-            self.invalidate()                       # the figure may be half drawn
-            raise
+        # a fixed, slide-sized figure, one Axes: the cells shrink to fit the rows.  Every
+        # change draws the whole picture again: the new one, then the last one taken off
+        # (refused parameters raise before anything is drawn: the last picture stays)
+        plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes, ax=self._rows)
+        if self.plot is not None:
+            self.plot.remove()
+        self.plot = plot
         self._show_explain()
         return {"params": dict(input_size=i, window=f, stride=s, dilation=d, pre_padding=b,
                                post_padding=a, mode_set=self.mode_set.value),
                 "output_sizes": {m: (None if g is None else g.output_size)
                                  for m, g in self.plot.geometries.items()},
                 "rejected": dict(self.plot.errors)}
-
-    # ---------------------------------------------------------------- drawing
-
-    #: the picture of the input cells and their texts alone, and what it shows
-    _static_background = None
-    _static_key = None
-
-    def invalidate(self) -> None:
-        """Forget the cached background: the next :meth:`render` draws the whole figure."""
-        super().invalidate()
-        self._static_background = self._static_key = None
-
-    def render(self) -> bytes:
-        """Encode :attr:`figure` as PNG into :attr:`image` (and return the bytes), in two
-        layers (blitting): the input cells and their texts (drawn with the whole figure only
-        when the input or the layout change: :attr:`PaddingModesPlot.static_key`), then, over
-        a copy of them, everything else (padding, windows, labels, title).  A fresh explorer
-        draws the same two layers, so the picture is the same whichever was reused (tested)."""
-        from . import style
-
-        fig = self.figure
-        canvas = fig.canvas
-        plot = self.plot
-        static = set(map(id, plot.static_artists))
-        ax = plot.ax
-        layer = [a for a in (*ax.collections, *ax.lines, *ax.texts, *ax.patches, *ax.images)
-                 if id(a) not in static]
-        style.glyph_texts(fig)              # texts as cached glyph outlines: cheap redraws
-        for artist in layer:
-            artist.set_animated(True)
-        if (self._static_background is None or self._static_key != plot.static_key
-                or self._static_background.get_extents() != tuple(map(int, fig.bbox.extents))):
-            canvas.draw()                   # without the animated layer
-            self._static_background = canvas.copy_from_bbox(fig.bbox)
-            self._static_key = plot.static_key
-        else:
-            canvas.restore_region(self._static_background)
-        renderer = canvas.get_renderer()
-        for artist in sorted(layer, key=lambda a: a.get_zorder()):
-            artist.draw(renderer)
-        return self.publish()
 
     def _show_explain(self) -> None:
         if self.plot is None or self._syncing:

@@ -5,30 +5,32 @@ axis as a row of cells (padding hatched grey and labelled with the padding
 rule), every window as a bar under the row (the staircase of sample
 points), the last window outlined, and the window that a ceil clip or the
 CAFFE correction drops (dashed, :data:`~pooltutor.viz.style.DROPPED_COLOR`,
-labelled "dropped: starts in end padding").  Each row is titled with the
-mode, its output size and its effective padding.
+labelled "dropped").  Left of each row, in the row's own Axes, its labels:
+the mode, its output size and effective padding, the clip or warning that
+applies.
 
-The numbers come from the core only: TensorRT modes from
-:func:`pooltutor.padding_modes.output_geometry`, engine rules (``"floor"``,
-``"ceil"``, ``"ceil_torch"``, ``"floor_clip"``, ``"caffe"``) from
-:func:`pooltutor.geometry.pool_geometry` with the given padding.  A mode that
-rejects the combination (a CAFFE pooling whose last window still starts in
-padding, a window larger than the padded input) shows the reason in its row
-instead of raising.
+The rows share one Axes (or get one each, ``ax=[...]``); the labels are
+written in a column at the left of that Axes, inside it, and the title is its
+title, so that a plain ``savefig`` and Jupyter's ``bbox_inches="tight"``
+keep all of it.  The numbers come from the core only
+(:func:`pooltutor.padding_modes.mode_geometry`).  A mode that rejects the
+combination (a CAFFE pooling whose last window still starts in padding, a
+window larger than the padded input) shows the reason in its row instead of
+raising.
 
 >>> p = plot_padding_modes(6, 3, 2, pre_padding=3, post_padding=3)   # TensorRT Pooling Example 2
 >>> {m: g.output_size for m, g in p.geometries.items() if g is not None}
 ... # doctest: +NORMALIZE_WHITESPACE
 {'EXPLICIT_ROUND_DOWN': 5, 'EXPLICIT_ROUND_UP': 6, 'SAME_UPPER': 3, 'SAME_LOWER': 3,
  'CAFFE_ROUND_DOWN': 5, 'CAFFE_ROUND_UP': 5}
->>> p.dropped["CAFFE_ROUND_UP"][-1], p.dropped["EXPLICIT_ROUND_UP"]
-('dropped: starts in end padding', [])
+>>> p.dropped["CAFFE_ROUND_UP"], p.dropped["EXPLICIT_ROUND_UP"]
+((7, 8, 9), None)
 """
 
 from __future__ import annotations
 
+import math
 import textwrap
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,162 +38,168 @@ from typing import Any
 import numpy as np
 
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
-from ..geometry import ROUNDINGS, AxisGeometry, pool_geometry
+from ..padding_modes import TENSORRT_MODES, ModeGeometry, mode_geometry, mode_name
 from . import style
-from .heatmaps import PAD_RULE_TEXT, _fit_size
+from .heatmaps import PAD_RULE_TEXT
 
-__all__ = ["TENSORRT_MODES", "PaddingModesPlot", "plot_padding_modes", "mode_geometry"]
-
-#: The six TensorRT padding modes, in TensorRT's order.
-TENSORRT_MODES: tuple[str, ...] = ("EXPLICIT_ROUND_DOWN", "EXPLICIT_ROUND_UP", "SAME_UPPER",
-                                   "SAME_LOWER", "CAFFE_ROUND_DOWN", "CAFFE_ROUND_UP")
+__all__ = ["TENSORRT_MODES", "PaddingModesPlot", "Label", "plot_padding_modes",
+           "rows_rect"]
 
 _INPUT_COLOR = "#dbe9f6"   # input cells of a size-only picture (no values)
-TOP = 0.55                 # inches for the figure title
-LABEL_W = 2.7              # inches left of the rows for their labels (mode, O, B, A)
-REASON_SIZE = 8.5          # the text of a rejection
 BAR_COLOR = "#6b6b6b"
+LABEL_W = 2.6              # inches of the label column left of the cells
+HEAD_SIZE = 10.5           # the mode's name (bold)
+NUMBER_SIZE = 9.5          # "O = ..., B = ..., A = ..."
+DETAIL_SIZE = 7.5          # a clip, a warning
+REASON_SIZE = 8.5          # the text of a rejection
+TITLE_SIZE = 12.5
+MIN_CELL_TEXT = 7.0        # no number in a cell below 7 pt: smaller cells get no texts
+ROW_GAP = 0.12             # inches between two rows
+INDEX_PT = 18.0            # points under the cells for their indices
 #: Longest row (cells plus windows) a picture may have: more is unreadable, and slow to draw.
 MAX_CELLS = 2000
+#: average advance of a character, in em (DejaVu Sans, a little generous)
+_EM = {"normal": 0.62, "bold": 0.72}
 
 
-@dataclass(frozen=True)
-class ModeGeometry:
-    """One mode's numbers for one axis, whatever computed them.
-
-    ``axis`` is the :class:`~pooltutor.geometry.AxisGeometry` behind the
-    numbers; ``tensorrt`` the :class:`~pooltutor.padding_modes.OutputGeometry`
-    for a TensorRT mode (None for an engine rule); ``notes`` the warnings the
-    computation raised (TensorRT's CAFFE "Restriction" conditions).
-    """
-
-    mode: str
-    axis: AxisGeometry
-    tensorrt: Any = None
-    notes: tuple[str, ...] = ()
-
-    @property
-    def output_size(self) -> int:
-        return self.axis.output_size
-
-    def explain(self) -> str:
-        """The worked computation (TensorRT's ``explain()``, or the geometry's formula line)."""
-        if self.tensorrt is not None:
-            return self.tensorrt.explain()
-        return f"rounding {self.mode!r}: " + self.axis.describe()
-
-
-def _resolve_mode(mode) -> tuple[str, str]:
-    """``(kind, name)``: ``("engine", rule)`` or ``("tensorrt", MODE_NAME)``."""
-    from ..padding_modes import PaddingMode
-
-    if isinstance(mode, str) and mode in ROUNDINGS:
-        return "engine", mode
-    if not isinstance(mode, (str, PaddingMode)):
-        raise PoolTutorTypeError(
-            f"modes contains {mode!r} ({type(mode).__name__}): need TensorRT padding mode names "
-            f"({', '.join(TENSORRT_MODES)}) or engine rules ({', '.join(ROUNDINGS)})")
-    try:
-        return "tensorrt", PaddingMode.parse(mode, name="modes").name
-    except PoolTutorError as exc:
-        raise PoolTutorError(f"{exc}; or an engine rule: {', '.join(map(repr, ROUNDINGS))}"
-                             ) from None
-
-
-def mode_geometry(mode, input_size: int, window: int, stride: int = 1, *, pre_padding: int = 0,
-                  post_padding: int = 0, dilation: int = 1) -> ModeGeometry:
-    """The window placement of one axis under ``mode`` (raises what the mode raises).
-
-    >>> mode_geometry("CAFFE_ROUND_UP", 6, 3, 2, pre_padding=3).axis.window_starts
-    (-3, -1, 1, 3, 5)
-    >>> mode_geometry("ceil", 6, 3, 2, pre_padding=3, post_padding=3).axis.window_starts
-    (-3, -1, 1, 3, 5, 7)
-    """
-    kind, name = _resolve_mode(mode)
-    if kind == "engine":
-        g = pool_geometry((input_size,), window, stride, padding=[(pre_padding, post_padding)],
-                          dilation=dilation, rounding=name)
-        return ModeGeometry(name, g.axes[0])
-    from ..padding_modes import output_geometry
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        og = output_geometry(input_size, window, stride, pre_padding=pre_padding,
-                             post_padding=post_padding, dilation=dilation, padding_mode=name)
-    return ModeGeometry(name, og.geometry.axes[0], og, tuple(str(w.message) for w in caught))
-
-
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class PaddingModesPlot:
-    """What :func:`plot_padding_modes` drew (one Axes; rows stacked in cell units).
+    """What :func:`plot_padding_modes` drew (rows stacked in one Axes, or one Axes per row).
 
     Attributes
     ----------
-    figure, ax : matplotlib Figure and its one Axes
+    figure : matplotlib Figure
+    axes : dict
+        Mode name -> the Axes its row is drawn in (in the order of ``modes``).
     geometries : dict
-        Mode name -> :class:`ModeGeometry`, or None when the mode rejected the combination.
+        Mode name -> :class:`~pooltutor.padding_modes.ModeGeometry`, or None when the
+        mode rejected the combination.
     errors : dict
         Mode name -> the reason it rejected the combination (only rejected modes).
     cells : dict
         Mode name -> ``{"input": (...), "padding": (...), "outside": (...)}``: the
         positions (input coordinates) of the cells of each kind drawn in its row.
     collections : dict
-        Kind -> the one collection holding those cells of every row (gid = the kind:
-        ``"input"`` (filled, no edges: one square moved to each cell), ``"input-separators"``
-        (the white lines between input cells), ``"padding"`` (hatched, one compound path),
-        ``"outside"``, ``"input-border"``; a rejected row's cells are in
-        ``"<kind>-rejected"``, faded).
+        Kind -> list (one per Axes) of the artist drawing those cells of all its rows: gids
+        ``"input"`` (squares of a size-only picture; an input of values is an ``AxesImage``
+        per row, kind ``"input-image"``), ``"input-separators"``, ``"padding"`` (hatched,
+        one compound path), ``"outside"``, ``"input-border"`` (a list of ``Rectangle``),
+        ``"window"`` (the last window's taps, dashed past the padded input),
+        ``"window-bars"`` (one segment per window), ``"window-tap"`` (dilated taps),
+        ``"dropped"`` and ``"dropped-bars"``; the cells of a rejected row are in
+        ``"<kind>-rejected"``, faded.
     labels : dict
-        Mode name -> the texts of its row, in drawing order: cell texts and
-        indices, then the dropped label, the title and the detail line.
-    label_collection : PathCollection
-        The texts in and under the input cells, drawn as one artist (gid ``"cell-labels"``).
+        Mode name -> the texts of its row, in drawing order: each cell's text and index,
+        then the dropped label, the row labels (mode, numbers, detail) and the reason lines.
     row_titles : dict
-        Mode name -> its title (mode, ``O``, ``B``, ``A``), drawn in ``row_label_collection``.
+        Mode name -> the row's first line (``"MODE: O = 5, B = 3, A = 2"`` or
+        ``"MODE: rejected"``).
+    row_texts : dict
+        Mode name -> the :class:`Label` (text, size, colour, gid ``"row-mode"``,
+        ``"row-numbers"``, ``"row-detail"``, ``"rejected"``) of its labels.
+    reasons : dict
+        Mode name -> the band (gid ``"rejected"``) on which it says why it rejected (only
+        rejected modes).
+    windows : dict
+        Mode name -> ``(first tap, last tap)`` of each window, as its bar shows it (empty if
+        rejected).
     last_windows : dict
-        Mode name -> a ``PolyCollection`` outlining the taps of its last window
-        (gid ``"window"``; dashed past the padded input); None if rejected.
+        Mode name -> ``((tap, tap kind), ...)`` of its last window (outlined; kind
+        ``"outside"`` dashed); None if rejected.
     dropped : dict
-        Mode name -> ``[outline collection, bar, label text]`` of the dropped
-        window (gid ``"dropped"``); empty when nothing was dropped.
-    bars : dict
-        Mode name -> a ``LineCollection`` with one segment per window (gid
-        ``"window-bars"``; the last one in the window colour), None if rejected.
+        Mode name -> the taps of the window it drops (outlined dashed, with a dashed bar
+        labelled "dropped"); None when nothing was dropped.
     title : str
-    row_label_collection : PathCollection
-        The other texts, drawn as one artist (gid ``"row-labels"``): the padding rule and
-        the indices of the padding cells and of those past the padded input, the labels
-        left of the rows, the dropped-window notes and the title.
-    row_y : list of float
-        The centre line of each row's cells, in data units (rows in the order of ``modes``).
+    title_text : Text
     cell_inches : float
-        The size of a cell on the figure.
-    static_artists : tuple
-        The artists that show the input cells and their texts (``label_collection``, the
-        input cells and the lines between them): they change only with the input and the
-        layout of the picture.
-    static_key : tuple
-        Everything ``static_artists`` show (an explorer keeps their pixels while it stays).
+        The side of a cell on the figure.
+    artists : list
+        Everything drawn except the title (see :meth:`remove`).
+    text_collections : list
+        The one ``PathCollection`` per Axes (:class:`~pooltutor.viz.style.TextCollection`,
+        gid ``"labels"``) holding every text but the title: in the cells (values, padding
+        rule, indices) and the labels, all inside the Axes, so inside any saved image.
+    texts : list
+        The :class:`Label` of every text in ``text_collections`` (gids ``"value"``,
+        ``"padding-text"``, ``"index"``, ``"dropped-label"``, the row labels' and
+        ``"rejected"``).
     """
 
     figure: Any
-    ax: Any
+    axes: dict
     geometries: dict
     errors: dict
-    cells: dict
-    collections: dict
-    labels: dict
-    label_collection: Any
-    row_titles: dict
-    last_windows: dict
-    dropped: dict
-    bars: dict
-    title: str
-    row_label_collection: Any = None
-    row_y: list = field(default_factory=list)
+    cells: dict = field(default_factory=dict)
+    collections: dict = field(default_factory=dict)
+    labels: dict = field(default_factory=dict)
+    row_titles: dict = field(default_factory=dict)
+    row_texts: dict = field(default_factory=dict)
+    reasons: dict = field(default_factory=dict)
+    last_windows: dict = field(default_factory=dict)
+    dropped: dict = field(default_factory=dict)
+    title: str = ""
+    title_text: Any = None
     cell_inches: float = 0.5
-    static_artists: tuple = ()
-    static_key: Any = None
+    artists: list = field(default_factory=list)
+    text_collections: list = field(default_factory=list)
+    texts: list = field(default_factory=list)
+    windows: dict = field(default_factory=dict)
+
+    def remove(self) -> None:
+        """Take everything this plot drew off its Axes, but the title (the Axes' own: the
+        next plot on the Axes sets it): an explorer draws the next picture on the same Axes,
+        then removes the last one."""
+        for artist in self.artists:
+            if artist.axes is not None:
+                artist.remove()
+        self.artists = []
+
+
+@dataclass(frozen=True)
+class Label:
+    """One text of the picture as it was written (read it like a ``Text``): drawn, with all
+    the others of its Axes, by one :class:`~pooltutor.viz.style.TextCollection`."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+    color: Any
+    gid: str
+    bold: bool = False
+
+    def get_text(self) -> str:
+        return self.text
+
+    def get_gid(self) -> str:
+        return self.gid
+
+    def get_fontsize(self) -> float:
+        return self.size
+
+    def get_color(self):
+        return self.color
+
+    def get_position(self) -> tuple[float, float]:
+        return self.x, self.y
+
+
+class _Texts:
+    """The texts of one Axes: a :class:`~pooltutor.viz.style.TextCollection` (one artist for
+    all of them) and the :class:`Label` of each, in the order written."""
+
+    def __init__(self):
+        self.collection = style.TextCollection()
+        self.labels: list[Label] = []
+
+    def add(self, x, y, text, size, color="black", *, gid, ha="center", dx=0.0, dy=0.0,
+            bold=False) -> Label:
+        self.collection.add(x, y, text, size, color, gid=gid, ha=ha, dx=dx, dy=dy, bold=bold)
+        self.labels.append(Label(text, float(x), float(y), float(size), color, gid, bold))
+        return self.labels[-1]
+
+    def draw(self, ax):
+        return self.collection.draw(ax, gid="labels", zorder=6)
 
 
 def _check_input(x):
@@ -208,279 +216,137 @@ def _check_input(x):
     return values.size, values
 
 
-class _Labels(style.TextCollection):
-    """Many short texts drawn as one ``PathCollection`` (:class:`~pooltutor.viz.style.TextCollection`);
-    ``texts`` keeps the strings (for tests)."""
+def _check_targets(ax, fig, n_rows: int):
+    """``(fig, axes)`` from the ``ax`` / ``fig`` arguments: ``axes`` is None (make the rows
+    on ``fig``), one Axes (split into rows) or a list with one Axes per row."""
+    from matplotlib.axes import Axes
 
-    @property
-    def texts(self) -> list[str]:
-        return [t.text for t in self.items]
-
-    def add(self, x, y, text, size, color="black", *, ha="center", dy=0.0, dx=0.0,
-            bold=False) -> None:
-        super().add(x, y, text, size, color, gid="label", ha=ha, dy=dy, dx=dx, bold=bold)
-
-    def draw(self, ax, gid: str, zorder: float = 6):
-        return super().draw(ax, gid=gid, zorder=zorder)
-
-    def update(self, coll) -> None:
-        """Show these texts in ``coll`` (made by :meth:`draw`), replacing its texts."""
-        coll.set_paths([self.glyphs(k) for k in self._keys])
-        coll.set_offsets(np.array([(t.x, t.y) for t in self.items], dtype=float).reshape(-1, 2))
-        coll.set_facecolor(_rgba([t.color for t in self.items]) if self.items else "black")
-        coll.pooltutor_texts = tuple(self.items)
-
-
-_RGBA: dict = {}
-
-
-def _rgba(colors) -> np.ndarray:
-    """``(n, 4)`` RGBA of ``colors`` (each distinct colour converted once)."""
-    from matplotlib.colors import to_rgba
-
-    out = []
-    for c in colors:
-        key = c if isinstance(c, str) else tuple(c)
-        rgba = _RGBA.get(key)
-        if rgba is None:
-            rgba = _RGBA[key] = to_rgba(c)
-        out.append(rgba)
-    return np.array(out, dtype=float).reshape(-1, 4)
+    style.check_fig(fig)
+    if ax is None:
+        return fig, None
+    if fig is not None:
+        raise PoolTutorTypeError("plot_padding_modes: give ax= or fig=, not both")
+    if isinstance(ax, Axes):
+        return ax.get_figure(), ax
+    if isinstance(ax, (str, bytes)) or not isinstance(ax, Sequence) and not isinstance(
+            ax, np.ndarray):
+        raise PoolTutorTypeError(f"ax={ax!r} has type {type(ax).__name__}: need a matplotlib "
+                                 f"Axes or a sequence of Axes (one per mode row)")
+    axes = list(np.ravel(np.asarray(ax, dtype=object)))
+    if not all(isinstance(a, Axes) for a in axes):
+        raise PoolTutorTypeError(f"ax={ax!r}: every entry must be a matplotlib Axes")
+    if len(axes) != n_rows:
+        raise PoolTutorError(f"ax has {len(axes)} Axes: need one per mode row ({n_rows})")
+    figures = {id(a.get_figure()) for a in axes}
+    if len(figures) != 1:
+        raise PoolTutorError("ax: the Axes must all be on one figure")
+    return axes[0].get_figure(), axes
 
 
-def _squares(cells) -> list:
-    """The outlines of unit squares centred on ``cells`` (``(row, col)`` pairs)."""
-    return [[(j - 0.5, i - 0.5), (j + 0.5, i - 0.5), (j + 0.5, i + 0.5), (j - 0.5, i + 0.5)]
-            for i, j in cells]
+def _fit_size(size: float, n_chars: int, width_in: float, weight: str = "normal") -> float:
+    """``size`` or smaller (not below 6.5 pt), so that ``n_chars`` characters fit in
+    ``width_in`` inches."""
+    return max(6.5, min(size, 72.0 * width_in / (_EM[weight] * max(n_chars, 1))))
 
 
-class _Pool:
-    """The artists of the last picture drawn on ``ax`` by :func:`plot_padding_modes`, taken
-    again by key and updated in place (making a collection costs more than updating one);
-    those not taken again are removed by :meth:`finish`.  A new artist is made empty by
-    ``make`` and filled by the same setters as a reused one, so both end up alike."""
-
-    def __init__(self, ax, reuse: bool):
-        self.ax = ax
-        self.old = dict(getattr(ax, "_pooltutor_pool", {})) if reuse else {}
-        self.new: dict = {}
-
-    def take(self, key, make):
-        artist = self.old.pop(key, None)
-        if artist is None or artist.axes is not self.ax:
-            artist = make()
-        self.new[key] = artist
-        return artist
-
-    def collection(self, key, cls, **style_kw):
-        """A collection of class ``cls`` (empty when new) with the constant ``style_kw``."""
-        def make():
-            coll = cls([], **style_kw)
-            self.ax.add_collection(coll, autolim=False)
-            return coll
-        return self.take(key, make)
-
-    def finish(self) -> None:
-        for artist in self.old.values():
-            if artist.axes is not None:
-                artist.remove()
-        self.ax._pooltutor_pool = self.new
+def _wrap(text: str, width_in: float, size: float) -> str:
+    """``text`` wrapped to lines that fit ``width_in`` inches at ``size`` points."""
+    chars = max(12, int(72.0 * width_in / (_EM["normal"] * size)))
+    return "\n".join(textwrap.fill(part, width=chars) for part in text.split("\n"))
 
 
-class _Cells:
-    """Cells of every row, gathered per kind and drawn as one collection per kind.
-
-    Input cells are one square moved to every cell, filled without edges; the white lines
-    between them are one compound path (gid ``"input-separators"``): stroking every cell
-    costs as much again as filling it.  Every kind has its own z-order, so the picture does not depend on the
-    order in which the collections were made."""
-
-    STYLE = {
-        "input": dict(edgecolors="none", linewidths=0.0, zorder=1.0),
-        "input-separators": dict(colors="white", linewidths=1.0, zorder=1.05),
-        "padding": dict(facecolors=style.PAD_COLOR, edgecolors="#9a9a9a", linewidths=0.5,
-                        hatch=style.PAD_HATCH, zorder=1.1),
-        "outside": dict(facecolors=style.OUTSIDE_COLOR, edgecolors="#b0b0b0", linewidths=0.8,
-                        linestyles=[(0, (3, 2))], zorder=1.2),
-        "input-border": dict(facecolors="none", edgecolors="#333333", linewidths=1.4, zorder=3),
-    }
-    ORDER = ("input", "input-rejected", "input-separators", "padding", "padding-rejected",
-             "outside", "outside-rejected", "input-border")
-
-    def __init__(self):
-        self.cells: dict[str, list] = {}
-        self.colors: list = []
-        self.faded_colors: list = []
-        self.separators: list = []             # (alpha, segment) of the lines between cells
-
-    def add(self, kind: str, y: float, x0: float, x1: float | None = None) -> None:
-        """A unit cell at ``(y, x0)``, or a box from ``x0`` to ``x1`` (cell centres)."""
-        self.cells.setdefault(kind, []).append((y, x0, x0 if x1 is None else x1))
-
-    STATIC = ("input", "input-rejected", "input-separators")
-
-    def draw(self, pool: _Pool, keep=()) -> dict:
-        """One collection per kind (taken from ``pool``); the kinds in ``keep`` are kept as
-        they were drawn last (the input cells, when nothing they show changed)."""
-        from matplotlib.collections import PathCollection, PolyCollection
-        from matplotlib.path import Path
-        from matplotlib.transforms import AffineDeltaTransform
-
-        ax = pool.ax
-        drawn = {}
-        for kind in keep:
-            drawn[kind] = pool.take(("cells", kind), None)
-        square = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
-        for kind in self.ORDER:
-            if kind in keep:
-                continue
-            faded = kind.endswith("-rejected")
-            base = kind.removesuffix("-rejected")
-            kw = dict(self.STYLE[base], gid=base, alpha=0.35 if faded else None)
-            if base == "input-separators":
-                if not self.separators:
-                    continue
-                # one path per shade (the lines of rejected rows are faded)
-                paths, shades = [], []
-                for alpha in sorted({a for a, _ in self.separators}, reverse=True):
-                    segs = [seg for a, seg in self.separators if a == alpha]
-                    paths.append(Path(np.array(segs, dtype=float).reshape(-1, 2),
-                                      [Path.MOVETO, Path.LINETO] * len(segs)))
-                    shades.append((1.0, 1.0, 1.0, alpha))
-                kw.pop("colors")
-                coll = pool.collection(("cells", kind), PathCollection, transform=ax.transData,
-                                       facecolors="none", **kw)
-                coll.set_paths(paths)
-                coll.set_edgecolor(shades)
-                drawn[kind] = coll
-                continue
-            cells = self.cells.get(kind)
-            if not cells:
-                continue
-            if base == "input":
-                # every input cell is the same square, moved: one path and an offset per cell
-                def make(kw=kw):
-                    unit = Path([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5), (0, 0)],
-                                square)
-                    coll = PathCollection([unit], offsets=np.zeros((0, 2)),
-                                          offset_transform=ax.transData,
-                                          transform=AffineDeltaTransform(ax.transData), **kw)
-                    ax.add_collection(coll, autolim=False)
-                    return coll
-                coll = pool.take(("cells", kind), make)
-                coll.set_offsets(np.array([(x, y) for y, x, _ in cells], dtype=float))
-                coll.set_facecolor(_rgba(self.faded_colors if faded else self.colors))
-                drawn[kind] = coll
-                continue
-            verts = [[(a - 0.5, y - 0.5), (b + 0.5, y - 0.5), (b + 0.5, y + 0.5),
-                      (a - 0.5, y + 0.5)] for y, a, b in cells]
-            if base == "padding":
-                # one compound path: the hatch is laid once over all the padding cells
-                # (a PolyCollection hatches square by square, ~0.3 ms each)
-                path = Path(np.array([v + [v[0]] for v in verts], dtype=float).reshape(-1, 2),
-                            square * len(verts))
-                coll = pool.collection(("cells", kind), PathCollection, transform=ax.transData,
-                                       **kw)
-                coll.set_paths([path])
-            else:
-                coll = pool.collection(("cells", kind), PolyCollection, **kw)
-                coll.set_verts(verts)
-            drawn[kind] = coll
-        return drawn
+def _lines_pt(text: str, size: float) -> float:
+    """The height of ``text`` (one or more lines) in points."""
+    return (text.count("\n") + 1) * size * 1.2 if text else 0.0
 
 
-def _draw_cells(cells: _Cells, values, size, lo, hi, pb, pe, pad_text, vmin, vmax, cell_pt,
-                labels, reach=None, y: float = 0.0, rejected: bool = False,
-                pad_labels=None, static: bool = True) -> tuple[dict, list]:
-    """One padded row: input cells (values or x0, x1, ...), padding, the cells past the
-    padded input that a window reaches (up to ``reach``, excluded), and the index under
-    every cell.  The texts of the input cells go to ``labels``, those of the other cells to
-    ``pad_labels`` (default ``labels``); with ``static=False`` the input cells, their texts
-    and the lines between them are left out (they are drawn already).  Returns
-    ``({kind: tuple of cell positions}, the texts in the order of the cells)``."""
-    import matplotlib as mpl
+@dataclass
+class _Row:
+    """The texts of one row and the heights they need (points)."""
 
-    pad_labels = labels if pad_labels is None else pad_labels
-    font, pad_font, index_font = _cell_fonts(values, lo, hi, pad_text, cell_pt)
-    suffix = "-rejected" if rejected else ""
-    cmap = mpl.colormaps[style.CMAP]
-    span = (vmax - vmin) or 1.0
-    colors = cells.faded_colors if rejected else cells.colors
-    kinds: dict[str, list[int]] = {"input": [], "padding": [], "outside": []}
-    texts = []
-    for t in range(lo, hi):
-        if 0 <= t < size:
-            kind = "input"
-            if values is None:
-                text = f"x{t}"
-                if static:
-                    labels.add(t, y, text, font)
-                    colors.append(_INPUT_COLOR)
-            else:
-                text = style.format_value(values[t])
-                if static:
-                    v = float(values[t])
-                    labels.add(t, y, text, font, style.cell_text_color(v, vmin, vmax))
-                    colors.append(cmap(min(max((v - vmin) / span, 0.0), 1.0))
-                                  if np.isfinite(v) else "white")
-            texts.append(text)
-            target = labels if static else None
-        elif -pb <= t < size + pe:
-            kind = "padding"
-            pad_labels.add(t, y, pad_text, pad_font, "#555555")
-            texts.append(pad_text)
-            target = pad_labels
-        elif reach is not None and size + pe <= t < reach:
-            kind = "outside"
-            target = pad_labels
-        else:
-            continue
-        kinds[kind].append(t)
-        if static or kind != "input":
-            cells.add(kind + suffix, y, t)
-        if target is not None:
-            target.add(t, y + 0.78, str(t), index_font, "#555555")
-        texts.append(str(t))
-    # the white lines between input cells
-    shade = 0.35 if rejected else 1.0
-    if static:
-        cells.separators += [(shade, ((t + 0.5, y - 0.5), (t + 0.5, y + 0.5)))
-                             for t in range(size - 1)]
-    cells.add("input-border", y, 0, size - 1)
-    return {k: tuple(v) for k, v in kinds.items()}, texts
+    name: str
+    geometry: ModeGeometry | None
+    head: str = ""
+    numbers: str = ""
+    detail: str = ""
+    detail_color: str = "#333333"
+    reason: str = ""
+    head_size: float = HEAD_SIZE
+    number_size: float = NUMBER_SIZE
+    label_pt: float = 0.0           # height of the labels left of the cells
+    reason_pt: float = 0.0          # height of the reason under the cells (rejected rows)
+
+    def height_in(self, cell: float, body) -> float:
+        """The row's height for cells of ``cell`` inches and ``body`` cell units of cells,
+        indices and bars."""
+        if self.geometry is None:
+            top = max(self.label_pt / 72.0, cell + INDEX_PT / 72.0)
+            return top + self.reason_pt / 72.0
+        return max(body(cell) * cell, self.label_pt / 72.0)
 
 
-def _cell_fonts(values, lo, hi, pad_text, cell_pt) -> tuple[float, float, float]:
-    """Font sizes of the values (or ``x0, x1, ...``), the padding rule and the indices."""
-    font = max(6.0, min(0.36 * cell_pt, 15.0))
-    if values is not None:
-        longest = max(len(style.format_value(v)) for v in values)
-        font = max(5.5, min(font, 0.9 * cell_pt / (0.62 * longest)))
-    pad_font = max(5.0, min(0.3 * cell_pt, 0.85 * cell_pt / (0.62 * max(len(pad_text), 1)),
-                            12.0))
-    index_font = max(5.5, min(9.0, 0.9 * cell_pt / (0.62 * max(len(str(lo)), len(str(hi)), 1))))
+def _row_labels(name: str, mg: ModeGeometry | None, size: int, label_w: float) -> _Row:
+    """The labels of one row (mode, numbers, detail) wrapped to ``label_w`` inches."""
+    row = _Row(name, mg, head=name)
+    width = label_w - 0.12
+    row.head_size = _fit_size(HEAD_SIZE, len(name), width, "bold")
+    if mg is None:
+        row.numbers, row.detail_color = "rejected", style.WRONG_COLOR
+    else:
+        g = mg.axis
+        numbers = f"O = {g.output_size}, B = {g.pad_begin}, A = {g.pad_end}"
+        details = []
+        if mg.tensorrt is not None:
+            family = mg.tensorrt.rule.family
+            if family == "same":
+                numbers += "\n(computed; given B, A ignored)"
+            elif family == "caffe":
+                numbers = f"O = {g.output_size}, B = A = {g.pad_begin}\n(prePadding on both sides)"
+        if g.clipped:
+            details.append(f"{g.unclipped_size} → {g.output_size} windows: the last one started "
+                           f"in the end padding")
+        elif g.window_starts[-1] >= size:
+            details.append("the last window starts in the end padding: kept (no clip)")
+        if mg.notes:
+            numbers_r = sorted({r.number for r in mg.tensorrt.triggered_restrictions}) if (
+                mg.tensorrt is not None) else []
+            details.append("⚠ header Restriction " + " and ".join(map(str, numbers_r))
+                           + " condition holds (warning)")
+            row.detail_color = "#8a5a00"
+        row.numbers = numbers
+        row.detail = _wrap("; ".join(details), width, DETAIL_SIZE)
+    longest = max(len(line) for line in row.numbers.split("\n"))
+    row.number_size = _fit_size(NUMBER_SIZE, longest, width)
+    row.label_pt = (row.head_size * 1.25 + _lines_pt(row.numbers, row.number_size)
+                    + _lines_pt(row.detail, DETAIL_SIZE) + 4)
+    return row
+
+
+def _head_line(row: _Row) -> str:
+    """The row's first line as one string (``row_titles``)."""
+    if row.geometry is None:
+        return f"{row.name}: rejected"
+    first = row.numbers.split("\n")[0]
+    rest = row.numbers.split("\n")[1:]
+    return f"{row.name}: {first}" + (f" {rest[0]}" if rest else "")
+
+
+def _cell_fonts(values, lo, hi, pad_text, cell_pt) -> tuple[float, float, float] | None:
+    """Font sizes of the values (or ``x0, x1, ...``), the padding rule and the indices; None
+    when the cells are too small to hold a number of :data:`MIN_CELL_TEXT` points."""
+    if cell_pt < 2.0 * MIN_CELL_TEXT:
+        return None
+    longest = (max(len(style.format_value(v)) for v in values) if values is not None
+               else len(f"x{hi}"))
+    font = max(MIN_CELL_TEXT, min(0.45 * cell_pt, 15.0, 0.9 * cell_pt / (0.62 * longest)))
+    pad_font = max(MIN_CELL_TEXT, min(0.36 * cell_pt, 12.0,
+                                      0.9 * cell_pt / (0.62 * max(len(pad_text), 1))))
+    index_font = max(MIN_CELL_TEXT, min(9.0, font, 0.9 * cell_pt / (
+        0.62 * max(len(str(lo)), len(str(hi)), 1))))
     return font, pad_font, index_font
 
 
-def _reset_axes(fig, rect):
-    """``(ax, reused)``: the figure's one Axes at ``rect``, reused when this function drew the
-    figure last (clearing a figure and creating Axes costs more than the whole picture; its
-    artists are then updated in place, see :class:`_Pool`), else a fresh one."""
-    ax = getattr(fig, "_pooltutor_padding_modes_ax", None)
-    if ax is not None and fig.axes == [ax]:
-        pooled = set(map(id, getattr(ax, "_pooltutor_pool", {}).values()))
-        for artist in (*ax.collections, *ax.patches, *ax.lines, *ax.texts, *ax.images):
-            if id(artist) not in pooled:
-                artist.remove()
-        ax.set_position(rect)
-        return ax, True
-    fig.clear()
-    ax = fig.add_axes(rect)
-    ax.set_axis_off()
-    return ax, False
-
-
-def _bar_segments(axis: AxisGeometry, starts, level0: float, step: float):
+def _bar_segments(axis, starts, level0: float, step: float) -> list:
     """One horizontal segment per window (first tap to last tap), stacked downwards."""
     segs = []
     for o, start in enumerate(starts):
@@ -490,10 +356,47 @@ def _bar_segments(axis: AxisGeometry, starts, level0: float, step: float):
     return segs
 
 
+def _fit_cell(rows, body, width_in: float, height_in: float, label_w: float,
+              n_cells: int) -> float:
+    """The largest cell (inches, at most 0.9) with which the rows fit ``width_in`` x
+    ``height_in`` (bisection: every row's height grows with the cell)."""
+    wide = (width_in - label_w - 0.25) / n_cells
+
+    def fits(c):
+        return sum(r.height_in(c, body) for r in rows) + ROW_GAP * (len(rows) - 1) <= height_in
+
+    lo_c, hi_c = 0.02, max(0.02, min(0.9, wide))
+    if fits(hi_c):
+        return hi_c
+    for _ in range(30):
+        mid = (lo_c + hi_c) / 2
+        lo_c, hi_c = (mid, hi_c) if fits(mid) else (lo_c, mid)
+    return lo_c
+
+
+def rows_rect(fig, top: float = (TITLE_SIZE * 1.3 + 16) / 72.0) -> tuple[float, ...]:
+    """Where :func:`plot_padding_modes` puts its one Axes on ``fig`` (figure fraction): the
+    whole figure but thin margins and ``top`` inches for the title."""
+    w, h = _size_inches(fig)
+    return 0.1 / w, 0.05 / h, (w - 0.2) / w, (h - top - 0.05) / h
+
+
+def _size_inches(fig) -> tuple[float, float]:
+    """The size of a Figure or SubFigure, in inches."""
+    return fig.bbox.width / fig.dpi, fig.bbox.height / fig.dpi
+
+
+def _axes_inches(ax) -> tuple[float, float]:
+    """The size of ``ax`` on its figure, in inches."""
+    pos = ax.get_position()
+    w, h = _size_inches(ax.get_figure())
+    return pos.width * w, pos.height * h
+
+
 def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                        post_padding: int = 0, *, dilation: int = 1,
                        modes: Sequence[Any] = TENSORRT_MODES, pad_taps: str = "neg_inf",
-                       fig=None, fit_figure: bool = False, title: str | None = None
+                       ax=None, fig=None, fit_figure: bool = False, title: str | None = None
                        ) -> PaddingModesPlot:
     """Draw one axis under several padding modes, one row per mode.
 
@@ -513,11 +416,19 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     pad_taps : {'neg_inf', 'skip', 'lowest'}
         The padding rule written in padding cells (TensorRT's max pooling
         documents -inf).
-    fig : matplotlib Figure, optional
-        Drawn into (cleared first); a new one otherwise.
+    ax : Axes or sequence of Axes, optional
+        One Axes: the rows are stacked in it (cells as large as its size
+        allows), the title above it.  A sequence: one Axes per mode row, in
+        the order of ``modes`` (the first gets the title).  Each row's labels
+        sit in a column at the left of its Axes, inside it.  Drawn into as
+        they are (not cleared).  Not with ``fig``.
+    fig : matplotlib Figure or SubFigure, optional
+        Cleared and drawn into (its size kept unless ``fit_figure``); a new
+        figure sized for the picture otherwise.
     fit_figure : bool
-        Resize ``fig`` to the size the picture needs (explorers do, so that
-        cells stay big whatever the number of windows).
+        Resize ``fig`` to the size the picture needs.
+    title : str, optional
+        Replaces the title (the parameters and the padding rule).
 
     Returns
     -------
@@ -527,8 +438,8 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     ------
     PoolTutorError, PoolTutorTypeError
         For parameters no mode could use (``window=0``, a 2-D ``x``, an
-        unknown mode name).  A mode that *rejects* a valid combination does
-        not raise: its row shows why.
+        unknown mode name, a row too long to draw).  A mode that *rejects* a
+        valid combination does not raise: its row shows why.
 
     Examples
     --------
@@ -540,6 +451,8 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     (5, 5)
     >>> p.geometries["CAFFE_ROUND_UP"] is None, "rejects" in p.errors["CAFFE_ROUND_UP"]
     (True, True)
+    >>> len(p.figure.axes), p.row_titles["floor"]
+    (1, 'floor: O = 5, B = 4, A = 2')
     """
     size, values = _check_input(x)
     window = check_int("window", window, minimum=1)
@@ -548,11 +461,22 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     post_padding = check_int("post_padding", post_padding, minimum=0)
     dilation = check_int("dilation", dilation, minimum=1)
     check_choice("pad_taps", pad_taps, tuple(PAD_RULE_TEXT))
+    if not isinstance(fit_figure, (bool, np.bool_)):
+        raise PoolTutorTypeError(f"fit_figure={fit_figure!r} has type "
+                                 f"{type(fit_figure).__name__}: need True or False")
+    if title is not None and not isinstance(title, str):
+        raise PoolTutorTypeError(f"title={title!r} has type {type(title).__name__}: need a str "
+                                 f"or None")
     if isinstance(modes, (str, bytes)) or not isinstance(modes, Sequence) or not modes:
         raise PoolTutorTypeError(f"modes={modes!r}: need a non-empty sequence of mode names")
-    names = [_resolve_mode(m)[1] for m in modes]
+    names = [mode_name(m) for m in modes]
     if len(set(names)) != len(names):
         raise PoolTutorError(f"modes={list(modes)!r} names a mode twice")
+    fig, targets = _check_targets(ax, fig, len(names))
+    if fit_figure and fig is not None and (targets is not None
+                                           or not hasattr(fig, "set_size_inches")):
+        raise PoolTutorTypeError(f"fit_figure=True resizes fig=, so it needs a Figure, not "
+                                 f"{'ax=' if targets is not None else type(fig).__name__}")
     # refuse a row too long to draw before any geometry is built (an upper bound on the
     # cells of every mode: SAME pads less than DK + S, a ceil overhang is less than S)
     reach = size + pre_padding + max(pre_padding, post_padding) + (window - 1) * dilation + 1 \
@@ -577,275 +501,353 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
             errors[name] = str(exc)
 
     # one common x range, so that the rows line up cell for cell
-    lo, hi = 0, size
-    max_windows = 1
+    lo, hi, max_windows = 0, size, 1
     for name, mg in geometries.items():
         if mg is None:
             b = pre_padding
             a = pre_padding if name.startswith("CAFFE") else post_padding
             lo, hi = min(lo, -b), max(hi, size + a)
             continue
-        ax_g = mg.axis
-        starts = list(ax_g.window_starts)
-        if ax_g.dropped_start is not None:
-            starts.append(ax_g.dropped_start)
-        lo = min(lo, -ax_g.pad_begin)
-        hi = max(hi, size + ax_g.pad_end, max(starts) + ax_g.effective_kernel)
+        g = mg.axis
+        starts = list(g.window_starts) + ([g.dropped_start] if g.dropped_start is not None
+                                          else [])
+        lo = min(lo, -g.pad_begin)
+        hi = max(hi, size + g.pad_end, max(starts) + g.effective_kernel)
         max_windows = max(max_windows, len(starts))
     n_cells = hi - lo
-    n_rows = len(names)
-
-    # One Axes for all rows (creating Axes is slow): data units are cells, y grows downwards.
-    # Per row: a two-line title, the cells, their indices, then one bar per window.
-    # the window bars take at most ~1 cell whatever the number of windows
-    bar_step = min(0.2, 1.0 / max_windows)
-    bars_top = 1.1                                    # first bar, below the index labels
-    body = bars_top + bar_step * max_windows + 0.15   # cells + indices + bars, in cell units
-    fig_w = (fig.get_size_inches()[0] if fig is not None and not fit_figure
-             else max(7.0, n_cells * min(0.6, 10.0 / n_cells) + 1.0))
-    reason_chars = max(40, int((fig_w - 0.6) * 72 / (0.56 * REASON_SIZE)))
-    reasons = {name: textwrap.fill(text, width=reason_chars) for name, text in errors.items()}
-    # inches for the reasons of the rejected rows (each under its row, full figure width)
-    reason_in = {name: 0.16 * (text.count("\n") + 1) + 0.2 for name, text in reasons.items()}
-    n_rejected = sum(reason_in.values())
-    # the labels left of each row: the mode, its numbers, the detail; a row is at least as
-    # tall as its labels (inches), so that they never run into the next row's
-    label_chars = int((LABEL_W - 0.25) * 72 / (0.56 * 7.0))
-    row_text = {}
-    for name in names:
-        mg = geometries[name]
-        if mg is None:
-            row_text[name] = (f"{name}: rejected", ["rejected"], [], style.WRONG_COLOR)
-            continue
-        head_line, detail = _row_title(name, mg, size)
-        rest = head_line.split(": ", 1)[1]
-        lines = [rest] if " (" not in rest else [rest.split(" (", 1)[0],
-                                                  "(" + rest.split(" (", 1)[1]]
-        row_text[name] = (head_line, lines, textwrap.wrap(detail, width=label_chars),
-                          "#9a6700" if mg.notes else "#333333")
-    label_in = {name: (11 * len(lines) + 8.5 * len(detail) + 13) / 72
-                for name, (_, lines, detail, _) in row_text.items()}
-
-    def fit_cell(height: float) -> float:
-        """The largest cell with which every row (at least as tall as its labels) fits."""
-        cell, fixed, free = height / (n_rows * (body + 0.5)), 0.0, list(names)
-        for _ in names:
-            taller = [name for name in free if label_in[name] > (body + 0.5) * cell]
-            if not taller or len(taller) == len(free):
-                break
-            fixed += sum(label_in[name] for name in taller)
-            free = [name for name in free if name not in taller]
-            cell = (height - fixed) / (len(free) * (body + 0.5))
-        return cell
-
-    auto_cell = min(0.6, 10.0 / n_cells)
-    sized_here = fig is None or fit_figure            # the figure is made to fit the picture
-    auto_size = (max(7.0, LABEL_W + n_cells * auto_cell + 0.4),
-                 TOP + sum(max((body + 0.5) * auto_cell, label_in[name]) for name in names)
-                 + n_rejected + 0.1)
-    if fig is None:
-        from .explorer import new_figure
-
-        fig = new_figure(auto_size, dpi=100)
-    elif fit_figure:
-        fig.set_size_inches(auto_size)
-    w, h = fig.get_size_inches()
-    cell = min((w - LABEL_W - 0.3) / n_cells, fit_cell(h - TOP - 0.1 - n_rejected), 0.9)
-    cell = max(cell, 0.05)
-    cell_pt = cell * 72
-    title_u = 0.2 / cell                              # a gap under the figure title
-    # rows are stacked downwards; only a rejected row has room for its reason
-    row_heights = [max(body + 0.5, label_in[name] / cell) + reason_in.get(name, 0.0) / cell
-                   for name in names]
-    row_y = [title_u + float(sum(row_heights[:r])) for r in range(n_rows)]
-    total_u = title_u + float(sum(row_heights))
-    height_in = total_u * cell
-    # the rows hang from the figure title (spare height goes to the bottom), their labels
-    # in a column on the left, the cells centred right of them.  On a figure of a given
-    # size (an explorer's), the padded input is centred instead, and the cells past it (a
-    # ceil overhang, a dropped window) may take the right margin: the input stays in place
-    # when they come and go.  The Axes reaches the right edge of the figure: its scale does
-    # not depend on how many cells there are.
-    core_hi = hi
-    if not sized_here:
-        core_hi = max(size + (pre_padding if mg is None and name.startswith("CAFFE") else
-                              post_padding if mg is None else mg.axis.pad_end)
-                      for name, mg in geometries.items())
-    left = LABEL_W + max(0.0, (w - LABEL_W - 0.3 - (core_hi - lo) * cell) / 2)
-    left = max(LABEL_W, min(left, w - 0.1 - n_cells * cell))
-    ax_w = max(w - 0.05 - left, n_cells * cell)
-    ax, reused = _reset_axes(fig, (left / w, max(h - TOP - height_in, 0.0) / h, ax_w / w,
-                                   height_in / h))
-    ax.set_xlim(lo - 0.5, lo - 0.5 + ax_w / cell)
-    ax.set_ylim(total_u - 0.5, -0.5)
-    pool = _Pool(ax, reused)
-    # what the input cells and their texts show: while it stays, they are neither built nor
-    # drawn again (an explorer keeps their pixels)
-    vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
     pad_text = PAD_RULE_TEXT[pad_taps]
-    rejected_rows = [geometries[name] is None for name in names]
-    static_key = (tuple(fig.get_size_inches()), float(fig.dpi),
-                  ax.transData.get_matrix().tobytes(), size,
-                  None if values is None else (str(values.dtype), values.tobytes()),
-                  tuple(zip(row_y, rejected_rows)),
-                  _cell_fonts(values, lo, hi, pad_text, cell_pt)[::2])
-    static_kinds = ((("input",) if not all(rejected_rows) else ())
-                    + (("input-rejected",) if any(rejected_rows) else ())
-                    + (("input-separators",) if size > 1 else ()))
-    keep_static = (getattr(ax, "_pooltutor_static_key", None) == static_key
-                   and all(("cells", k) in pool.old for k in static_kinds)
-                   and ("labels", "cell-labels") in pool.old)
-    bar_pt = bar_step * cell_pt
-    bar_width = min(3.0, max(1.0, 0.75 * bar_pt))
-    ax.set_axis_off()
-    # two text layers: what is written in and under the input cells (it changes with the
-    # input and the layout only), and everything else (the padding rule and the indices of
-    # the other cells, the labels of the rows, the dropped-window notes, the title)
-    cell_labels, row_labels = _Labels(), _Labels()
-    cell_acc = _Cells()
-    from matplotlib.collections import LineCollection, PolyCollection
-    from matplotlib.lines import Line2D
-    from matplotlib.transforms import blended_transform_factory
-
-    right_margin = (w - left - n_cells * cell) / cell        # cells right of the grid
-    cells_by_mode, last_windows, dropped, bars, row_titles, label_texts = {}, {}, {}, {}, {}, {}
-    for r, name in enumerate(names):
-        y0 = row_y[r]                                 # centre line of this row's cells
-        first_row_label = len(row_labels.items)
-        mg = geometries[name]
-        last_windows[name], dropped[name], bars[name] = None, [], None
-        head_line, lines, detail, detail_color = row_text[name]
-        row_titles[name] = head_line
-        if mg is None:
-            b = pre_padding
-            a = pre_padding if name.startswith("CAFFE") else post_padding
-            drawn, cell_texts = _draw_cells(cell_acc, values, size, lo, hi, b, a, pad_text,
-                                            vmin, vmax, cell_pt, cell_labels, y=y0,
-                                            rejected=True, pad_labels=row_labels,
-                                            static=not keep_static)
-            first_row_label = len(row_labels.items)
-
-            def make_reason():
-                return ax.text(0, 0, "", ha="left", va="top", fontsize=REASON_SIZE,
-                               color=style.WRONG_COLOR, gid="rejected", zorder=3.5,
-                               transform=blended_transform_factory(fig.transFigure,
-                                                                   ax.transData),
-                               bbox=dict(boxstyle="round,pad=0.3", facecolor="#fdecea",
-                                         edgecolor="none"))
-            reason = pool.take(("rejected", name), make_reason)
-            reason.set_text(reasons[name])
-            reason.set_position((0.3 / w, y0 + 1.05))
-            _row_labels(row_labels, lo - 0.5, y0, name, lines, detail, detail_color)
-            cells_by_mode[name] = drawn
-        else:
-            g = mg.axis
-            reach = max(g.window_starts[-1], g.dropped_start if g.dropped_start is not None
-                        else g.window_starts[-1]) + g.effective_kernel
-            cells_by_mode[name], cell_texts = _draw_cells(
-                cell_acc, values, size, lo, hi, g.pad_begin, g.pad_end, pad_text, vmin, vmax,
-                cell_pt, cell_labels, reach, y=y0, pad_labels=row_labels,
-                static=not keep_static)
-            first_row_label = len(row_labels.items)
-            starts = g.window_starts
-            segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
-            bars[name] = pool.collection(("bars", name), LineCollection, capstyle="butt",
-                                         gid="window-bars", zorder=2)
-            bars[name].set_segments(segs)
-            bars[name].set_color(_rgba([BAR_COLOR] * (len(segs) - 1) + [style.WINDOW_COLOR]))
-            bars[name].set_linewidth([bar_width] * (len(segs) - 1) + [min(4.0, bar_width + 1)])
-            if g.dilation > 1:
-                taps = [(start + j * g.dilation, y0 + bars_top + bar_step * o)
-                        for o, start in enumerate(starts) for j in range(g.kernel)]
-                line = pool.take(("taps", name), lambda: ax.add_line(Line2D(
-                    [], [], linestyle="none", marker="s", markersize=5, color=BAR_COLOR,
-                    gid="window-tap", zorder=2.1)))
-                line.set_data(*zip(*taps, strict=True))
-            cells = [(y0, t) for t in g.taps(len(starts) - 1)]
-            last_windows[name] = pool.collection(("window", name), PolyCollection,
-                                                 facecolors="none",
-                                                 edgecolors=style.WINDOW_COLOR, linewidths=3,
-                                                 zorder=5, gid="window")
-            last_windows[name].set_verts(_squares(cells))
-            last_windows[name].set_linestyle(["--" if g.tap_kind(t) == "outside" else "-"
-                                              for _, t in cells])
-            if g.dropped_start is not None:
-                d_taps = [g.dropped_start + j * g.dilation for j in range(g.kernel)]
-                outline = pool.collection(("dropped", name), PolyCollection, facecolors="none",
-                                          edgecolors=style.DROPPED_COLOR, linewidths=2.5,
-                                          linestyles=[(0, (4, 2))], zorder=5.1, gid="dropped")
-                outline.set_verts(_squares([(y0, t) for t in d_taps]))
-                level = y0 + bars_top + bar_step * len(starts)
-                line = pool.take(("dropped-bar", name), lambda: ax.add_line(Line2D(
-                    [], [], color=style.DROPPED_COLOR, linewidth=3, linestyle=(0, (2, 1)),
-                    solid_capstyle="butt", gid="dropped", zorder=2.2)))
-                line.set_data([d_taps[0] - 0.42, d_taps[-1] + 0.42], [level, level])
-                right = d_taps[-1] + 0.5
-                text = "dropped: starts in end padding"
-                at_right = hi - 0.5 - right + right_margin > 0.6 * 9 * len(text) / cell_pt
-                row_labels.add(right + 0.2 if at_right else d_taps[0] - 0.7, level, text, 9,
-                               style.DROPPED_COLOR, ha="left" if at_right else "right",
-                               dy=-3.5, bold=True)
-                dropped[name] = [outline, line, text]
-            _row_labels(row_labels, lo - 0.5, y0, name, lines, detail, detail_color)
-        label_texts[name] = tuple(cell_texts) + tuple(row_labels.texts[first_row_label:])
     head = title if title is not None else (
         f"padding modes: I={size}, F={window}, S={stride}"
         + (f", D={dilation}" if dilation != 1 else "")
         + f", B={pre_padding}, A={post_padding}  (padding: {pad_text})")
-    head_size = _fit_size(13, len(head), 0.95 * w)
-    row_labels.add(lo - 0.5 + (w / 2 - left) / cell, -0.5, head, head_size, ha="title",
-                   dy=(TOP - 0.12) * 72 - head_size, bold=True)
-    collections = cell_acc.draw(pool, keep=static_kinds if keep_static else ())
-    label_coll = pool.take(("labels", "cell-labels"), lambda: cell_labels.draw(ax, "cell-labels"))
-    if not keep_static:
-        cell_labels.update(label_coll)
-    row_coll = pool.take(("labels", "row-labels"),
-                         lambda: row_labels.draw(ax, "row-labels", zorder=6.1))
-    row_labels.update(row_coll)
-    pool.finish()
-    fig._pooltutor_padding_modes_ax = ax
-    ax._pooltutor_static_key = static_key
-    static = (label_coll, *(collections[k] for k in static_kinds))
-    return PaddingModesPlot(fig, ax, geometries, errors, cells_by_mode, collections, label_texts,
-                            label_coll, row_titles, last_windows, dropped, bars, head,
-                            row_coll, row_y, cell, static, static_key)
+    # per row, in cell units: the cells (-0.5 .. 0.5), their indices, one bar per window
+    bar_step = min(0.22, 1.0 / max_windows)
+
+    def bars_top_at(c: float) -> float:
+        """Where the first bar is (cell units under the cells' centre line): under the
+        indices, which are written in points under the cells."""
+        return 0.5 + max(0.65, INDEX_PT / (72.0 * c))
+
+    def body(c: float) -> float:
+        return 0.5 + bars_top_at(c) + bar_step * (max_windows - 1) + 0.35
+
+    # ------------------------------------------------------------------ layout (inches)
+    per_row = isinstance(targets, list)
+    if targets is not None and fig.get_layout_engine() is not None:
+        fig.draw_without_rendering()          # the layout engine places the given Axes
+    if per_row:
+        inches = [_axes_inches(a) for a in targets]
+    elif targets is not None:
+        inches = [_axes_inches(targets)]
+    elif fig is None or fit_figure:
+        cell = max(0.03, min(0.6, 10.0 / n_cells))
+        inches = [(max(7.0, LABEL_W + n_cells * cell + 0.45) - 0.2, None)]
+    else:
+        w_fig, h_fig = _size_inches(fig)
+        inches = [(w_fig - 0.2, None)]                     # the height follows the title
+    width = min(w for w, _ in inches)
+    label_w = min(LABEL_W, 0.42 * width)
+    rows = [_row_labels(name, geometries[name], size, label_w) for name in names]
+    for row, (w, _) in zip(rows, inches if per_row else inches * len(rows), strict=True):
+        if row.geometry is None:
+            row.reason = _wrap(errors[row.name], w - 0.35, REASON_SIZE)
+            row.reason_pt = _lines_pt(row.reason, REASON_SIZE) + 10
+    head_size = _fit_size(TITLE_SIZE, len(head), width, "bold")
+    top = (head_size * 1.3 + 16) / 72.0                    # the title, over the rows
+    if targets is None:
+        if fig is None or fit_figure:
+            height = sum(r.height_in(cell, body) for r in rows) + ROW_GAP * (len(rows) - 1)
+            size_in = (width + 0.2, height + top + 0.1)
+            if fig is None:
+                from .explorer import new_figure
+
+                fig = new_figure(size_in, dpi=100)
+            else:
+                fig.set_size_inches(size_in)
+        fig.clear()
+        targets = fig.add_axes(rows_rect(fig, top))
+        inches = [_axes_inches(targets)]
+    if per_row:
+        cell = min(_fit_cell([row], body, w, h, label_w, n_cells)
+                   for row, (w, h) in zip(rows, inches, strict=True))
+    else:
+        cell = _fit_cell(rows, body, inches[0][0], inches[0][1], label_w, n_cells)
+
+    cell_pt = cell * 72.0
+    bars_top = bars_top_at(cell)
+    fonts = _cell_fonts(values, lo, hi, pad_text, cell_pt)
+    vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
+    axes = targets if per_row else [targets] * len(rows)
+    plot = PaddingModesPlot(fig, dict(zip(names, axes, strict=True)), geometries, errors,
+                            title=head, cell_inches=cell)
+    # rows stacked downwards in cell units; the label column, then the cells centred
+    used = label_w + n_cells * cell
+    y = 0.0
+    texts = _Texts()
+    for r, row in enumerate(rows):
+        a = axes[r]
+        w, h = inches[r] if per_row else inches[0]
+        x0 = lo - 0.5 - (label_w + max(0.0, (w - used) / 2)) / cell
+        if per_row or not r:
+            y = 0.0
+            texts, acc = _Texts(), _Cells()
+        else:
+            y += ROW_GAP / cell
+        _draw_row(plot, a, texts, acc, row, y, values, size, lo, hi, pad_text, fonts, vmin,
+                  vmax, cell_pt, bars_top, bar_step, (pre_padding, post_padding), x0,
+                  x0 + w / cell)
+        y += row.height_in(cell, body) / cell
+        if per_row or r == len(rows) - 1:
+            # cells in data units, square on the figure; no ticks (hidden, still texts)
+            a.set_aspect("auto")
+            a.set_xlim(x0, x0 + w / cell)
+            a.set_ylim(max(h / cell, y), 0.0)
+            a.set_xticks([])
+            a.set_yticks([])
+            a.set_axis_off()
+            coll = texts.draw(a)
+            plot.artists.append(coll)
+            plot.text_collections.append(coll)
+            plot.texts += texts.labels
+            for kind, artist in acc.draw(a).items():
+                plot.collections.setdefault(kind, []).append(artist)
+                plot.artists += artist if isinstance(artist, list) else [artist]
+    plot.title_text = axes[0].set_title(head, fontsize=head_size, fontweight="bold", pad=10)
+    return plot
 
 
-def _row_labels(labels, x, y0, name, lines, detail_lines, detail_color) -> None:
-    """A row's labels, right-aligned left of its cells: the mode (bold), its numbers, then
-    the detail (a clip, a warning) wrapped to the label column."""
-    color = style.WRONG_COLOR if lines == ["rejected"] else "black"
-    labels.add(x, y0, name, _fit_size(10.5, len(name), LABEL_W - 0.2), color, ha="right",
-               dx=-7, dy=2, bold=True)
-    dy = 2
-    for line in lines:
-        dy -= 11
-        labels.add(x, y0, line, _fit_size(9.5, len(line), LABEL_W - 0.2), color, ha="right",
-                   dx=-7, dy=dy)
-    for line in detail_lines:
-        dy -= 8.5
-        labels.add(x, y0, line, 7.0, detail_color, ha="right", dx=-7, dy=dy)
+class _Cells:
+    """The cells, windows and bars of every row of one Axes, gathered per kind and drawn as
+    one collection per kind (:meth:`draw`): six rows cost as much to draw as one.  A rejected
+    row's cells go to a kind of their own (``"input-rejected"``, ...), drawn faded."""
+
+    def __init__(self):
+        self.squares: dict[str, list] = {}      # kind -> [(row y, col)]
+        self.separators: dict[bool, list] = {}  # rejected -> segments
+        self.bars: list = []                    # (segment, colour, width)
+        self.dropped_bars: list = []
+        self.taps: list = []                    # dilated window taps (x, y)
+        self.window_styles: list = []           # line style per "window" square
+        self.images: list = []
+
+    def add(self, kind: str, cells, rejected: bool = False) -> None:
+        self.squares.setdefault(kind + ("-rejected" if rejected else ""), []).extend(cells)
+
+    STYLE = {
+        "input": dict(facecolors=_INPUT_COLOR, edgecolors="none", zorder=1),
+        "padding": dict(merged=True, facecolors=style.PAD_COLOR, edgecolors="#9a9a9a",
+                        linewidths=0.5, hatch=style.PAD_HATCH, zorder=1.1),
+        "outside": dict(facecolors=style.OUTSIDE_COLOR, edgecolors="#9a9a9a", linewidths=0.8,
+                        linestyles=[(0, (3, 2))], zorder=1.2),
+        "window": dict(facecolors="none", edgecolors=style.WINDOW_COLOR, linewidths=3,
+                       zorder=5),
+        "dropped": dict(facecolors="none", edgecolors=style.DROPPED_COLOR, linewidths=2.5,
+                        linestyles=[(0, (4, 2))], zorder=5.1),
+    }
+
+    def draw(self, ax) -> dict:
+        """Draw every kind on ``ax``; returns ``{kind: artist}``."""
+        from matplotlib.collections import LineCollection
+        from matplotlib.patches import Rectangle
+
+        drawn = {}
+        for kind, cells in self.squares.items():
+            base = kind.removesuffix("-rejected")
+            if base == "input-border":
+                continue
+            kw = dict(self.STYLE[base])
+            if kind.endswith("-rejected"):
+                kw["alpha"] = 0.35
+            if base == "window":
+                kw["linestyles"] = self.window_styles
+            drawn[kind] = style.cell_squares(ax, cells, base, **kw)
+        for rejected, segs in self.separators.items():
+            coll = LineCollection(segs, colors="white", linewidths=1.0, zorder=1.05,
+                                  alpha=0.35 if rejected else None, gid="input-separators")
+            ax.add_collection(coll, autolim=False)
+            drawn["input-separators" + ("-rejected" if rejected else "")] = coll
+        for kind in ("input-border", "input-border-rejected"):
+            for y, x0, x1 in self.squares.get(kind, ()):
+                patch = Rectangle((x0 - 0.5, y - 0.5), x1 - x0 + 1, 1, fill=False,
+                                  edgecolor="#333333", linewidth=1.4, zorder=3,
+                                  alpha=0.35 if kind.endswith("rejected") else None,
+                                  gid="input-border")
+                ax.add_artist(patch)
+                drawn.setdefault(kind, []).append(patch)
+        if self.bars:
+            segs, colors, widths = zip(*self.bars, strict=True)
+            coll = LineCollection(segs, colors=colors, linewidths=widths, capstyle="butt",
+                                  zorder=2, gid="window-bars")
+            ax.add_collection(coll, autolim=False)
+            drawn["window-bars"] = coll
+        if self.dropped_bars:
+            coll = LineCollection(self.dropped_bars, colors=style.DROPPED_COLOR, linewidths=3,
+                                  linestyles=[(0, (2, 1))], capstyle="butt", zorder=2.2,
+                                  gid="dropped-bars")
+            ax.add_collection(coll, autolim=False)
+            drawn["dropped-bars"] = coll
+        if self.taps:
+            from matplotlib.lines import Line2D
+
+            line = Line2D(*zip(*(t[:2] for t in self.taps), strict=True), linestyle="none",
+                          marker="s", markersize=self.taps[0][2], color=BAR_COLOR,
+                          gid="window-tap", zorder=2.1)
+            ax.add_line(line)
+            drawn["window-tap"] = line
+        for image in self.images:
+            drawn.setdefault("input-image", []).append(image)
+        return drawn
 
 
-def _row_title(name: str, mg: ModeGeometry, size: int) -> tuple[str, str]:
-    """The bold first line (mode, O, B, A) and the detail line of one row."""
-    g = mg.axis
-    text = f"{name}: O = {g.output_size}, B = {g.pad_begin}, A = {g.pad_end}"
-    details = []
-    if mg.tensorrt is not None:
-        family = mg.tensorrt.rule.family
-        if family == "same":
-            text += " (computed; given B, A ignored)"
-        elif family == "caffe":
-            text = f"{name}: O = {g.output_size}, B = A = {g.pad_begin} (prePadding on both sides)"
-    if g.clipped:
-        details.append(f"{g.unclipped_size} → {g.output_size} windows: the last one started in "
-                       f"the end padding")
-    elif g.window_starts[-1] >= size:
-        details.append("the last window starts in the end padding: kept (no clip)")
-    if mg.notes:
-        numbers = sorted({r.number for r in mg.tensorrt.triggered_restrictions}) if (
-            mg.tensorrt is not None) else []
-        details.append("⚠ header Restriction " + " and ".join(map(str, numbers))
-                       + " condition holds (warning)")
-    return text, "; ".join(details)
+def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: float,
+              values, size, lo, hi, pad_text, fonts, vmin, vmax, cell_pt, bars_top, bar_step,
+              given, x0, x1) -> None:
+    """One row on ``ax`` from ``y_top`` (cell units) down: the padded input (cells, texts,
+    indices), its windows (gathered in ``acc``) and its labels (added to ``texts``)."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    name, mg = row.name, row.geometry
+    rejected = mg is None
+    g = None if mg is None else mg.axis
+    y0 = y_top + 0.5                                   # the centre line of the cells
+    drawn: list = []
+
+    def keep(artist):
+        drawn.append(artist)
+        return artist
+
+    def faded(color):
+        return to_rgba(color, 0.35) if rejected else color
+
+    if g is not None:
+        pb, pe = g.pad_begin, g.pad_end
+        reach = max(g.window_starts[-1], g.dropped_start if g.dropped_start is not None
+                    else g.window_starts[-1]) + g.effective_kernel
+    else:                  # what the mode would have padded (CAFFE: B on both sides), faded
+        pb, reach = given[0], None
+        pe = given[0] if name.startswith("CAFFE") else given[1]
+    kinds: dict[str, list[int]] = {"input": [], "padding": [], "outside": []}
+    for t in range(lo, hi):
+        if 0 <= t < size:
+            kinds["input"].append(t)
+        elif -pb <= t < size + pe:
+            kinds["padding"].append(t)
+        elif reach is not None and size + pe <= t < reach:
+            kinds["outside"].append(t)
+    plot.cells[name] = {k: tuple(v) for k, v in kinds.items()}
+
+    # cells: the input (values as an image of cells, or plain squares), padding, outside
+    if values is not None:
+        import matplotlib as mpl
+
+        acc.images.append(keep(ax.imshow(
+            np.ma.masked_invalid(values[None, :].astype(float)),
+            cmap=mpl.colormaps[style.CMAP].with_extremes(bad="white"), vmin=vmin, vmax=vmax,
+            interpolation="nearest", aspect="auto", extent=(-0.5, size - 0.5, y0 + 0.5, y0 - 0.5),
+            alpha=0.35 if rejected else None, zorder=1, gid="input")))
+    else:
+        acc.add("input", [(y0, t) for t in kinds["input"]], rejected)
+    acc.separators.setdefault(rejected, []).extend(
+        [(t + 0.5, y0 - 0.5), (t + 0.5, y0 + 0.5)] for t in range(size - 1))
+    acc.add("padding", [(y0, t) for t in kinds["padding"]], rejected)
+    acc.add("outside", [(y0, t) for t in kinds["outside"]], rejected)
+    acc.add("input-border", [(y0, 0, size - 1)], rejected)
+
+    # the texts in and under the cells
+    shown: list[str] = []
+    index_step = 1 if fonts is not None else max(1, math.ceil(26.0 / cell_pt))
+    padding = set(kinds["padding"])
+    for t in range(lo, hi):
+        kind = ("input" if 0 <= t < size else "padding" if t in padding
+                else "outside" if t in kinds["outside"] else None)
+        if kind is None:
+            continue
+        if kind == "input":
+            text = f"x{t}" if values is None else style.format_value(values[t])
+            color = ("black" if values is None
+                     else style.cell_text_color(float(values[t]), vmin, vmax))
+            if fonts is not None:
+                texts.add(t, y0, text, fonts[0], faded(color), gid="value")
+                shown.append(text)
+        elif kind == "padding" and fonts is not None:
+            texts.add(t, y0, pad_text, fonts[1], faded("#444444"), gid="padding-text")
+            shown.append(pad_text)
+        if fonts is not None or t % index_step == 0:
+            index_font = fonts[2] if fonts is not None else MIN_CELL_TEXT
+            texts.add(t, y0 + 0.5, str(t), index_font, faded("#555555"), gid="index",
+                      dy=-(0.5 * index_font + 4))
+            shown.append(str(t))
+
+    # the windows: one bar each (the last in the window colour, thicker), the last outlined
+    plot.windows[name], plot.last_windows[name], plot.dropped[name] = (), None, None
+    if g is not None:
+        starts = g.window_starts
+        bar_pt = bar_step * cell_pt
+        bar_width = min(3.0, max(1.0, 0.6 * bar_pt))
+        segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
+        acc.bars += [(seg, BAR_COLOR, bar_width) for seg in segs[:-1]]
+        acc.bars.append((segs[-1], style.WINDOW_COLOR, min(4.5, bar_width + 1.5)))
+        plot.windows[name] = tuple((start, start + (g.kernel - 1) * g.dilation)
+                                   for start in starts)
+        if g.dilation > 1:
+            acc.taps += [(start + j * g.dilation, y0 + bars_top + bar_step * o,
+                          min(5.0, max(2.0, 0.8 * bar_pt)))
+                         for o, start in enumerate(starts) for j in range(g.kernel)]
+        last = g.taps(len(starts) - 1)
+        acc.add("window", [(y0, t) for t in last])
+        acc.window_styles += ["--" if g.tap_kind(t) == "outside" else "-" for t in last]
+        plot.last_windows[name] = tuple((t, g.tap_kind(t)) for t in last)
+        if g.dropped_start is not None:
+            d_taps = [g.dropped_start + j * g.dilation for j in range(g.kernel)]
+            acc.add("dropped", [(y0, t) for t in d_taps])
+            level = y0 + bars_top + bar_step * len(starts)
+            acc.dropped_bars.append([(d_taps[0] - 0.42, level), (d_taps[-1] + 0.42, level)])
+            # "dropped" right of its bar when it fits in the Axes, else left of it, a little
+            # lower (clear of the last window's bar just above)
+            width = (len("dropped") * _EM["bold"] * 8.5 + 8) / cell_pt
+            if x1 - (d_taps[-1] + 0.5) >= width:
+                texts.add(d_taps[-1] + 0.5, level, "dropped", 8.5, style.DROPPED_COLOR,
+                          gid="dropped-label", ha="left", dx=4, dy=-3, bold=True)
+            else:
+                texts.add(d_taps[0] - 0.5, level, "dropped", 8.5, style.DROPPED_COLOR,
+                          gid="dropped-label", ha="right-center", dx=-4, dy=-4, bold=True)
+            plot.dropped[name] = tuple(d_taps)
+            shown.append("dropped")
+
+    # the labels, right-aligned at the right edge of the label column (baselines in points
+    # under the top of the row)
+    x_right = lo - 0.5
+    first = len(texts.labels)
+    color = style.WRONG_COLOR if rejected else "black"
+    base = 1 + 0.8 * row.head_size
+    texts.add(x_right, y_top, row.head, row.head_size, color, gid="row-mode", ha="right",
+              dx=-8, dy=-base, bold=True)
+    base += 0.45 * row.head_size
+    for line in row.numbers.split("\n"):
+        base += 1.2 * row.number_size
+        texts.add(x_right, y_top, line, row.number_size, color, gid="row-numbers", ha="right",
+                  dx=-8, dy=-base + 0.25 * row.number_size)
+    for line in row.detail.split("\n") if row.detail else ():
+        base += 1.2 * DETAIL_SIZE
+        texts.add(x_right, y_top, line, DETAIL_SIZE, row.detail_color, gid="row-detail",
+                  ha="right", dx=-8, dy=-base + 0.25 * DETAIL_SIZE)
+    plot.row_titles[name] = _head_line(row)
+    if rejected:
+        # the reason under the cells, across the whole row, on a light red band
+        cell_in = cell_pt / 72.0
+        r_top = y_top + (max(row.label_pt / 72.0, cell_in + INDEX_PT / 72.0) + 2 / 72) / cell_in
+        r_height = (row.reason_pt - 4) / cell_pt
+        band = Rectangle((x0 + 0.06 / cell_in, r_top), (x1 - x0) - 0.12 / cell_in, r_height,
+                         facecolor="#fdecea", edgecolor=style.WRONG_COLOR, linewidth=0.6,
+                         zorder=3.5, gid="rejected")
+        ax.add_artist(keep(band))
+        plot.reasons[name] = band
+        base = 4 + 0.8 * REASON_SIZE
+        for line in row.reason.split("\n"):
+            texts.add(x0 + 0.14 / cell_in, r_top, line, REASON_SIZE, style.WRONG_COLOR,
+                      gid="rejected", ha="left", dy=-base)
+            base += 1.2 * REASON_SIZE
+    plot.row_texts[name] = list(texts.labels[first:])
+    plot.labels[name] = tuple(shown) + tuple(t.get_text() for t in texts.labels[first:])
+    plot.artists.extend(drawn)
