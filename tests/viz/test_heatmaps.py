@@ -338,6 +338,7 @@ def _compare(fig, name, tmp_path, tol=3):
     assert compare_images(str(baseline), str(out), tol=tol) is None
 
 
+@pytest.mark.picture
 def test_picture_regression_2d_ceil_torch(tmp_path):
     r = max_pool(np.arange(25.0).reshape(1, 1, 5, 5), 2, 2, padding=1, rounding="ceil_torch",
                  return_indices=True)
@@ -345,6 +346,7 @@ def test_picture_regression_2d_ceil_torch(tmp_path):
              tmp_path)
 
 
+@pytest.mark.picture
 def test_picture_regression_1d_dropped(tmp_path):
     p = plot_pool(np.arange(5.0).reshape(1, 1, 5), 2, 2, padding=1, rounding="ceil_torch",
                   out_index=(2,))

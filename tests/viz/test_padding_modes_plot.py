@@ -301,6 +301,7 @@ PICTURES = {
 }
 
 
+@pytest.mark.picture
 @pytest.mark.parametrize("name", list(PICTURES))
 def test_picture_matches_its_baseline(name, tmp_path):
     with matplotlib.rc_context({"font.family": "DejaVu Sans"}):

@@ -256,6 +256,7 @@ def test_kernel_free_frames_fill_in_the_output():
     assert _output_texts(s) == ["4"]         # put back at position 0: one cell filled in
 
 
+@pytest.mark.picture
 def test_picture_regression_stepper(tmp_path):
     from matplotlib.testing.compare import compare_images
 
