@@ -1041,7 +1041,7 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     if zero_count:                      # a window with no element: 0 in both, nothing to check
         keep = np.broadcast_to(count, (1, 1) + geom.output_shape)[(0, 0) + tuple(where[2:])] > 0
         where = [w[keep] for w in where]
-    if where[0].size * ktot > y.size:   # many boundary cases (data on a coarse grid): the tap loop
+    if where[0].size * 8 > y.size:      # many boundary cases: the tap loop costs less
         return None
     if where[0].size:
         y[tuple(where)] = _avg_exact_at(x, geom, count, where, dtype)
