@@ -463,7 +463,7 @@ def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
     return out
 
 
-def _plane_chunks(shape, bytes_per_plane: int, budget: int = 1 << 19):
+def _plane_chunks(shape, bytes_per_plane: int, budget: int = 1 << 20):
     """``(n, c0, c1)`` blocks of whole ``(n, c)`` planes of about ``budget`` bytes of
     intermediate data each, so that a block's passes run in the cache (2 MiB of L2
     on the reference machine: one pass over a 3 MB array otherwise streams it from
@@ -958,6 +958,10 @@ def _divisor_counts(tables, which: int, ndim: int) -> np.ndarray:
 _U = 2.0 ** -53                         # unit roundoff of float64
 
 
+class _LeaveFastPath(Exception):
+    """Raised inside a block of :func:`_avg_pool_fast` to hand the whole pooling to the tap loop."""
+
+
 def _avg_pool_fast(x, geom: PoolGeometry, count):
     """Average pooling by box sums (:func:`_box_reduce`), bit-identical to the loop reference.
 
@@ -1007,25 +1011,25 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
         return out
     if dtype.itemsize == 8:
         return None
-    spatial = tuple(range(2, x.ndim))
-    m = np.maximum(x.max(axis=spatial, keepdims=True),
-                   -x.min(axis=spatial, keepdims=True)).astype(np.float64)
-    if not np.isfinite(m).all():        # inf or NaN: the tap loop propagates them as the reference
-        return None
     c_min = int(count[count > 0].min()) if (count > 0).any() else 1
-    bound = m * (4 * (ktot + sum(geom.kernel) + 4) * ktot * _U / c_min)
+    scale = 4 * (ktot + sum(geom.kernel) + 4) * ktot * _U / c_min
     bits = np.uint32 if dtype.itemsize == 4 else np.uint16
+    spatial = tuple(range(2, x.ndim))
     y = np.empty(out_shape, dtype=dtype)
     unsure = []
 
     def finish(index, total):           # per block of planes, while it is in the cache
+        block = x[index]
+        m = np.maximum(block.max(axis=spatial, keepdims=True),
+                       -block.min(axis=spatial, keepdims=True)).astype(np.float64)
+        if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
+            raise _LeaveFastPath
+        bound = m * scale               # per plane
         q = _divide(total, count, total, zero_count)
-        b = bound[index]
-        target = y[index]
-        np.copyto(target, q, casting="same_kind")
-        side = np.subtract(q, b)
+        np.copyto(y[index], q, casting="same_kind")
+        side = np.subtract(q, bound)
         low = side.astype(dtype)
-        high = np.add(q, b, out=side).astype(dtype)
+        high = np.add(q, bound, out=side).astype(dtype)
         # (same bits: also the same sign of zero; -0.0 and 0.0 compare equal as floats)
         flat = np.flatnonzero(low.view(bits) != high.view(bits))
         if flat.size:
@@ -1034,7 +1038,10 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
             where[1] = where[1] + (index[1].start or 0)
             unsure.append(where)
 
-    _box_reduce(x, geom, np.add, np.float64, 0.0, finish)
+    try:
+        _box_reduce(x, geom, np.add, np.float64, 0.0, finish)
+    except _LeaveFastPath:
+        return None
     if not unsure:
         return y
     where = [np.concatenate(parts) for parts in zip(*unsure, strict=True)]
