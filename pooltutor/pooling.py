@@ -996,6 +996,11 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     dtype = x.dtype
     ktot = math.prod(geom.kernel)
     zero_count = bool((count == 0).any())
+    c_min = int(count[count > 0].min()) if not (count == 0).all() else 1
+    # one divisor everywhere (as with count_include_pad and symmetric padding): a float
+    # scalar, which divides faster than a broadcast int64 array and gives the same quotients
+    divisor = float(c_min) if int(count.max()) == c_min and not zero_count \
+        else count.astype(np.float64)
 
     out_shape = x.shape[:2] + geom.output_shape
     if dtype.kind in "iu":
@@ -1004,14 +1009,13 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
                 return None
         out = np.empty(out_shape, dtype=np.float64)
 
-        def finish_int(index, total):   # int64 / int64: the float64 division of the reference
-            _divide(total, count, out[index], zero_count)
+        def finish_int(index, total):   # int64 / count: the float64 division of the reference
+            _divide(total, divisor, out[index], zero_count)
 
         _box_reduce(x, geom, np.add, np.int64, 0, finish_int)
         return out
     if dtype.itemsize == 8:
         return None
-    c_min = int(count[count > 0].min()) if (count > 0).any() else 1
     scale = 4 * (ktot + sum(geom.kernel) + 4) * ktot * _U / c_min
     bits = np.uint32 if dtype.itemsize == 4 else np.uint16
     spatial = tuple(range(2, x.ndim))
@@ -1025,7 +1029,7 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
         if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
             raise _LeaveFastPath
         bound = m * scale               # per plane
-        q = _divide(total, count, total, zero_count)
+        q = _divide(total, divisor, total, zero_count)
         np.copyto(y[index], q, casting="same_kind")
         side = np.subtract(q, bound)
         low = side.astype(dtype)
