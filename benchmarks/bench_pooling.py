@@ -25,6 +25,9 @@ Method
 * onnx.reference (pure Python) runs once only.
 * PyTorch and onnxruntime get ``--threads`` threads (default 2, the cores of
   the reference machine); numpy runs on one.
+* pooltutor's thread CPU time is recorded too (``time.thread_time``): numpy
+  runs on the calling thread, so on a loaded machine that is its time
+  without the waits for a core that inflate the wall-clock medians.
 * Peak memory: ``tracemalloc`` (numpy reports its allocations to it) around
   one pooltutor call of case 1, against the bytes of the input plus outputs.
 * The explorer update latency comes from ``benchmarks/bench_explorer.py``,
@@ -337,6 +340,7 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
     first = contenders["pooltutor"]()
     agrees = {name: agreement(case, first, contenders[name](), name) for name in names[1:]}
     times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: list[float] = []               # pooltutor's thread CPU time (numpy runs on this thread)
     for r in range(warmup + repeats):
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
@@ -344,19 +348,24 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
                 time.sleep(gap)
             if prime:
                 contenders[name]()
+            c0 = time.thread_time()
             t0 = time.perf_counter()
             contenders[name]()
             elapsed = time.perf_counter() - t0
             if r >= warmup:
                 times[name].append(elapsed)
+                if name == "pooltutor":
+                    cpu.append(time.thread_time() - c0)
     for name, run in case.once.items():
         t0 = time.perf_counter()
         out = run()
         times[name] = [time.perf_counter() - t0]
         agrees[name] = agreement(case, first, out, name)
-    return {name: {"median_ms": 1e3 * statistics.median(ts), "min_ms": 1e3 * min(ts),
-                   "runs": len(ts), "agrees": agrees.get(name, "")}
-            for name, ts in times.items()}
+    result = {name: {"median_ms": 1e3 * statistics.median(ts), "min_ms": 1e3 * min(ts),
+                     "runs": len(ts), "agrees": agrees.get(name, "")}
+              for name, ts in times.items()}
+    result["pooltutor"]["cpu_median_ms"] = 1e3 * statistics.median(cpu)
+    return result
 
 
 def peak_memory(case: Case) -> dict[str, float]:
@@ -490,14 +499,16 @@ def report(results, memory, explorer, info, threads, repeats) -> list[str]:
         for name, t in timing.items():
             label = f"pooltutor {case.ours_name}" if name == "pooltutor" else name
             if name == "pooltutor":
-                ratios, note = f"{'':>10} {'':>10}", ""
+                ratios, note = f"{'':>10} {'':>10}", f"(CPU {t['cpu_median_ms']:.3f} ms)"
             else:
                 ratios = (f"{ours['median_ms'] / t['median_ms']:9.3f}x "
                           f"{ours['min_ms'] / t['min_ms']:9.3f}x")
                 note = t["agrees"] + (" (one run)" if t["runs"] == 1 else "")
             lines.append(f"{'':5} {label:{width}} {t['median_ms']:10.3f} {t['min_ms']:9.3f} "
                          f"{ratios}  {note}")
-    lines.append("ratio = pooltutor time / contender time (below 1: pooltutor is faster)")
+    lines.append("ratio = pooltutor time / contender time (below 1: pooltutor is faster); "
+                 "CPU: median thread CPU time of pooltutor's runs (numpy runs on one thread: "
+                 "its time without waiting for a core)")
     growth = window_growth(results)
     if growth:
         lines += ["", "window growth, average pooling (1,64,112,112) s2 p K//2: median ms, "
