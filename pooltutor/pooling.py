@@ -1031,9 +1031,9 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
         bound = m * scale               # per plane
         q = _divide(total, divisor, total, zero_count)
         np.copyto(y[index], q, casting="same_kind")
-        side = np.subtract(q, bound)
-        low = side.astype(dtype)
-        high = np.add(q, bound, out=side).astype(dtype)
+        # q -+ B computed in float64 and rounded straight into the output dtype
+        low = np.subtract(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
+        high = np.add(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
         # (same bits: also the same sign of zero; -0.0 and 0.0 compare equal as floats)
         flat = np.flatnonzero(low.view(bits) != high.view(bits))
         if flat.size:
