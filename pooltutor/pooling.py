@@ -22,6 +22,15 @@ to the *general path* (:func:`_max_pool_general`, one masked comparison per
 tap with every rule written out): a window that holds a NaN, and a -0.0 that
 may tie with a 0.0.  Adaptive max pooling has the same two paths.
 
+Values-only max pooling and average pooling take a third route, the
+*box passes* (:func:`_box_reduce`): a window is a box, so its maximum or
+sum is taken one spatial axis at a time on a shrinking intermediate, with
+the borders handled by reading only input taps instead of a padded copy.
+Averages stay bit-identical to the reference: integers are summed exactly,
+and for float32 / float16 each output is checked against a proven bound of
+the rounding difference and recomputed in the reference's order where the
+bound cannot decide (:func:`_avg_pool_fast`).
+
 Every decision that frameworks disagree on is a named parameter:
 
 ``rounding``
