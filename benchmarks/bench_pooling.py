@@ -25,12 +25,15 @@ Method
 * onnx.reference (pure Python) runs once only.
 * PyTorch and onnxruntime get ``--threads`` threads (default 2, the cores of
   the reference machine); numpy runs on one.
+* pooltutor's thread CPU time is recorded too (``time.thread_time``): numpy
+  runs on the calling thread, so on a loaded machine that is its time
+  without the waits for a core that inflate the wall-clock medians.
 * Peak memory: ``tracemalloc`` (numpy reports its allocations to it) around
   one pooltutor call of case 1, against the bytes of the input plus outputs.
 * The explorer update latency comes from ``benchmarks/bench_explorer.py``,
   run in a subprocess when it exists; its table is copied into this one.
 
-The targets of issue 9 are checked at the end (``PASS`` / ``MISS``).  The
+The targets of issues 9 and 20 are checked at the end (``PASS`` / ``MISS``).  The
 exit status is 1 when a result disagrees, never because of a timing: timings
 on a shared machine are information, not a test.
 """
@@ -83,13 +86,22 @@ except ImportError:                    # pragma: no cover
     onnx = ort = None
 
 OPSET = 22
-ALL_CASES = ("1", "2", "3a", "3a.i", "3b", "3c", "3d", "3e")
-TARGETS = [  # (case, contender, kind, limit, text); kind "ratio": pooltutor/x <= limit
+WINDOWS = (3, 5, 7, 11)                 # the window-growth cases w3 ... w11
+ALL_CASES = ("1", "2", "3a", "3a.i", "3b", "3c", "3d", "3e") + tuple(f"w{k}" for k in WINDOWS)
+TARGETS = [  # (case, contender, kind, limit, text); kind "ratio": pooltutor/x <= limit,
+    #          kind "growth": pooltutor's time on case / on case `contender` <= limit
+    # issue 9
     ("1", "onnxruntime", "ratio", 1.0, "case 1 <= 1.0x onnxruntime"),
     ("2", "torch", "ratio", 0.7, "case 2 <= 0.7x PyTorch"),
     ("1", "onnx.reference", "speedup", 200.0, "case 1 >= 200x faster than onnx.reference"),
     ("3d", "torch", "ratio", 2.0, "adaptive 14->7 <= 2x PyTorch"),
     ("3e", "torch", "ratio", 2.0, "adaptive 56->5 <= 2x PyTorch"),
+    # issue 20: within 4x of onnxruntime everywhere, ahead of PyTorch everywhere
+    *[(key, "onnxruntime", "ratio", 4.0, f"case {key} <= 4.0x onnxruntime")
+      for key in ("2", "3a", "3a.i", "3b", "3c")],
+    *[(key, "torch", "ratio", 1.0, f"case {key} <= 1.0x PyTorch")
+      for key in ("1", "2", "3a", "3a.i", "3b", "3c", "3d", "3e")],
+    ("w7", "w3", "growth", 1.5, "avg 7x7 s2 p3 <= 1.5x avg 3x3 s2 p1"),
 ]
 
 
@@ -240,6 +252,28 @@ def build_cases(threads: int, selected: set[str]) -> list[Case]:
             model = ort_model("AveragePool", x1.shape, False, count_include_pad=1, **stem)
             case.others["onnxruntime"] = ort_runner(model, x1, threads)
         cases.append(case)
+    # w3 ... w11: the same average pooling with a growing window (padding K // 2)
+    for k in WINDOWS:
+        key = f"w{k}"
+        if key not in selected:
+            continue
+        if frameworks is not None and hasattr(frameworks, "torch_avg_pool"):
+            ours = ("frameworks.torch_avg_pool",
+                    lambda k=k: frameworks.torch_avg_pool(x1, k, 2, k // 2,
+                                                          count_include_pad=True))
+        else:
+            ours = ("pooling.avg_pool(padded)",
+                    lambda k=k: pooling.avg_pool(x1, k, 2, k // 2, divisor="padded").output)
+        case = Case(key, f"avg pool count_include_pad, f32 (1,64,112,112), {k}x{k} s2 p{k // 2}",
+                    x1, *ours, exact=False)
+        if have_torch:
+            case.others["torch"] = torch_runner(F.avg_pool2d, x1, k, 2, k // 2,
+                                                count_include_pad=True)
+        if have_ort:
+            model = ort_model("AveragePool", x1.shape, False, count_include_pad=1,
+                              kernel_shape=[k, k], strides=[2, 2], pads=[k // 2] * 4)
+            case.others["onnxruntime"] = ort_runner(model, x1, threads)
+        cases.append(case)
     for key, shape, out in (("3d", (1, 512, 14, 14), 7), ("3e", (1, 64, 56, 56), 5)):
         if key not in selected:
             continue
@@ -306,6 +340,7 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
     first = contenders["pooltutor"]()
     agrees = {name: agreement(case, first, contenders[name](), name) for name in names[1:]}
     times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: list[float] = []               # pooltutor's thread CPU time (numpy runs on this thread)
     for r in range(warmup + repeats):
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
@@ -313,19 +348,24 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
                 time.sleep(gap)
             if prime:
                 contenders[name]()
+            c0 = time.thread_time()
             t0 = time.perf_counter()
             contenders[name]()
             elapsed = time.perf_counter() - t0
             if r >= warmup:
                 times[name].append(elapsed)
+                if name == "pooltutor":
+                    cpu.append(time.thread_time() - c0)
     for name, run in case.once.items():
         t0 = time.perf_counter()
         out = run()
         times[name] = [time.perf_counter() - t0]
         agrees[name] = agreement(case, first, out, name)
-    return {name: {"median_ms": 1e3 * statistics.median(ts), "min_ms": 1e3 * min(ts),
-                   "runs": len(ts), "agrees": agrees.get(name, "")}
-            for name, ts in times.items()}
+    result = {name: {"median_ms": 1e3 * statistics.median(ts), "min_ms": 1e3 * min(ts),
+                     "runs": len(ts), "agrees": agrees.get(name, "")}
+              for name, ts in times.items()}
+    result["pooltutor"]["cpu_median_ms"] = 1e3 * statistics.median(cpu)
+    return result
 
 
 def peak_memory(case: Case) -> dict[str, float]:
@@ -400,6 +440,14 @@ def target_rows(results, memory) -> list[tuple[str, str, bool | None]]:
     rows = []
     for key, name, kind, limit, text in TARGETS:
         timing = results.get(key, (None, {}))[1]
+        if kind == "growth":
+            base = results.get(name, (None, {}))[1]
+            if not timing or not base:
+                rows.append((text, "not measured", None))
+                continue
+            ratio = timing["pooltutor"]["median_ms"] / base["pooltutor"]["median_ms"]
+            rows.append((text, f"{ratio:.2f}x", ratio <= limit))
+            continue
         if name not in timing:
             rows.append((text, "not measured", None))
             continue
@@ -412,6 +460,22 @@ def target_rows(results, memory) -> list[tuple[str, str, bool | None]]:
         rows.append(("peak memory of case 1 <= 3x (input + outputs)", f"{memory['ratio']:.2f}x",
                      memory["ratio"] <= 3.0))
     return rows
+
+
+def window_growth(results) -> dict[str, dict[int, tuple[float, float]]]:
+    """Per contender: ``{K: (median ms, median / median of the 3x3 case)}``."""
+    growth: dict[str, dict[int, tuple[float, float]]] = {}
+    if "w3" not in results:
+        return growth
+    for name, base in results["w3"][1].items():
+        row = {}
+        for k in WINDOWS:
+            timing = results.get(f"w{k}", (None, {}))[1]
+            if name in timing:
+                t = timing[name]["median_ms"]
+                row[k] = (t, t / base["median_ms"])
+        growth[name] = row
+    return growth
 
 
 def report(results, memory, explorer, info, threads, repeats) -> list[str]:
@@ -435,14 +499,25 @@ def report(results, memory, explorer, info, threads, repeats) -> list[str]:
         for name, t in timing.items():
             label = f"pooltutor {case.ours_name}" if name == "pooltutor" else name
             if name == "pooltutor":
-                ratios, note = f"{'':>10} {'':>10}", ""
+                ratios, note = f"{'':>10} {'':>10}", f"(CPU {t['cpu_median_ms']:.3f} ms)"
             else:
                 ratios = (f"{ours['median_ms'] / t['median_ms']:9.3f}x "
                           f"{ours['min_ms'] / t['min_ms']:9.3f}x")
                 note = t["agrees"] + (" (one run)" if t["runs"] == 1 else "")
             lines.append(f"{'':5} {label:{width}} {t['median_ms']:10.3f} {t['min_ms']:9.3f} "
                          f"{ratios}  {note}")
-    lines.append("ratio = pooltutor time / contender time (below 1: pooltutor is faster)")
+    lines.append("ratio = pooltutor time / contender time (below 1: pooltutor is faster); "
+                 "CPU: median thread CPU time of pooltutor's runs (numpy runs on one thread: "
+                 "its time without waiting for a core)")
+    growth = window_growth(results)
+    if growth:
+        lines += ["", "window growth, average pooling (1,64,112,112) s2 p K//2: median ms, "
+                  "and x the 3x3 time"]
+        lines.append(f"    {'contender':12}" + "".join(f"{f'{k}x{k}':>18}" for k in WINDOWS))
+        for name, row in growth.items():
+            lines.append(f"    {name:12}" + "".join(
+                f"{'':>18}" if k not in row else f"{row[k][0]:10.3f} {row[k][1]:5.2f}x  "
+                for k in WINDOWS))
     if memory is not None:
         lines += ["", f"peak memory of one case-1 call (tracemalloc): "
                   f"{memory['peak_bytes'] / 2**20:.2f} MiB = {memory['ratio']:.2f}x "
@@ -474,7 +549,8 @@ def main(argv=None) -> int:
     parser.add_argument("--gap-ms", type=float, default=0.0,
                         help="untimed pause before every run (and its priming run)")
     parser.add_argument("--cases", default=",".join(ALL_CASES),
-                        help=f"comma-separated keys out of {', '.join(ALL_CASES)}; '3' = all of 3")
+                        help=f"comma-separated keys out of {', '.join(ALL_CASES)}; '3' = all "
+                             f"of 3, 'w' = all window-growth cases")
     parser.add_argument("--no-explorer", action="store_true", help="skip bench_explorer.py")
     parser.add_argument("--explorer-timeout", type=float, default=900.0)
     parser.add_argument("--json", default=None, help="also write the results to this file")
@@ -483,12 +559,12 @@ def main(argv=None) -> int:
         parser.error(f"--repeats={args.repeats}: need at least 15")
     selected = set()
     for key in (k.strip() for k in args.cases.split(",")):
-        if key == "3":
-            selected |= {k for k in ALL_CASES if k.startswith("3")}
+        if key in ("3", "w"):
+            selected |= {k for k in ALL_CASES if k.startswith(key)}
         elif key in ALL_CASES:
             selected.add(key)
         else:
-            parser.error(f"--cases: {key!r} is not one of {', '.join(ALL_CASES)} or 3")
+            parser.error(f"--cases: {key!r} is not one of {', '.join(ALL_CASES)}, 3 or w")
     info = machine()
     info["protocol"] = ("each timed run right after an untimed one" if not args.no_prime
                         else "no priming run") + (f", {args.gap_ms:g} ms pause" if args.gap_ms
@@ -512,6 +588,9 @@ def main(argv=None) -> int:
                    "cases": {k: {"title": c.title, "pooltutor": c.ours_name, "timing": t}
                              for k, (c, t) in results.items()},
                    "memory": memory, "explorer": explorer,
+                   "window_growth": {name: {str(k): {"median_ms": t, "x_3x3": g}
+                                            for k, (t, g) in row.items()}
+                                     for name, row in window_growth(results).items()},
                    "targets": [dict(zip(("target", "measured", "met"), row, strict=True))
                                for row in target_rows(results, memory)]}
         Path(args.json).write_text(json.dumps(payload, indent=2))

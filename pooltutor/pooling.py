@@ -22,6 +22,15 @@ to the *general path* (:func:`_max_pool_general`, one masked comparison per
 tap with every rule written out): a window that holds a NaN, and a -0.0 that
 may tie with a 0.0.  Adaptive max pooling has the same two paths.
 
+Values-only max pooling and average pooling take a third route, the
+*box passes* (:func:`_box_reduce`): a window is a box, so its maximum or
+sum is taken one spatial axis at a time on a shrinking intermediate, with
+the borders handled by reading only input taps instead of a padded copy.
+Averages stay bit-identical to the reference: integers are summed exactly,
+and for float32 / float16 each output is checked against a proven bound of
+the rounding difference and recomputed in the reference's order where the
+bound cannot decide (:func:`_avg_pool_fast`).
+
 Every decision that frameworks disagree on is a named parameter:
 
 ``rounding``
@@ -336,6 +345,194 @@ class _TapSource:
         return self.src[tuple(index)]
 
 
+# --------------------------------------------------------------------------- box passes
+
+
+def _axis_groups(a):
+    """The outputs of one axis in runs that read the same taps, with the taps' offsets.
+
+    Tap ``j`` of output ``o`` reads input element ``t = o*S + j*D - pad_begin``;
+    the outputs for which that ``t`` lies inside the input form one range, so
+    the outputs fall into a few runs of consecutive outputs with the same set
+    of input taps: one interior run that reads every tap, and short runs at
+    the borders (padding, a ceil overhang, a window larger than the input)
+    that read fewer.  Returns ``[(o0, o1, [offset, ...]), ...]`` covering
+    ``0 .. O-1`` in order; ``offset = j*D - pad_begin`` for each tap read (an
+    empty list: a window with no input element).  This is the border handling
+    of the box passes: a padding or overhang tap is simply not read, instead
+    of being copied into a padded array and read.
+    """
+    ranges = []
+    for j in range(a.kernel):
+        off = j * a.dilation - a.pad_begin
+        lo = max(0, -(off // a.stride))                         # ceil(-off / S)
+        hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
+        ranges.append((lo, hi, off))
+    cuts = sorted({0, a.output_size} | {v for lo, hi, _ in ranges if hi > lo for v in (lo, hi)})
+    groups = []
+    for o0, o1 in zip(cuts[:-1], cuts[1:], strict=True):
+        offs = [off for lo, hi, off in ranges if lo <= o0 and o1 <= hi]
+        groups.append((o0, o1, offs))
+    return groups
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """One axis of a pooling pass (the fields of a geometry axis that the passes read)."""
+
+    kernel: int
+    stride: int
+    dilation: int
+    pad_begin: int
+    input_size: int
+    output_size: int
+
+
+def _axis_steps(a):
+    """How one axis is reduced: ``[(axis_geometry, reads_source), ...]``, applied in turn.
+
+    Tap by tap, a window of ``K`` costs ``K - 1`` ufunc passes over the
+    output length.  With a stride ``S`` and ``K = q*S + r`` (no dilation), a
+    window is ``q`` whole blocks of ``S`` consecutive elements plus ``r``
+    elements: first the block sums (or maxima) ``B[m]`` over ``[m*S, m*S+S)``,
+    ``S - 1`` passes over ``O + q - 1`` blocks; then the window is ``B[o] + ...
+    + B[o+q-1]``, ``q - 1`` passes, plus the ``r`` leftover taps read from the
+    source.  For 7x7 windows with stride 2 that is about 4 passes per axis
+    instead of 6, 6 instead of 10 for 11x11; the blocks are taken where they
+    touch fewer elements.  (Running sums -- a prefix sum and one difference per
+    output -- would not grow with ``K`` at all, but numpy's ``add.accumulate``
+    costs about twelve plain adds here, and the difference of two prefix sums
+    loses the precision the exactness check of :func:`_avg_pool_fast` needs.)
+    """
+    whole = [(a, True)]
+    if a.dilation != 1 or a.kernel < 2 * a.stride:
+        return whole
+    q, r = divmod(a.kernel, a.stride)
+    blocks = a.output_size + q - 1
+    taps_cost = (a.kernel - 1) * a.output_size
+    blocks_cost = (a.stride - 1) * blocks + (q - 1) * a.output_size + r * a.output_size
+    if blocks_cost >= taps_cost:
+        return whole
+    steps = [(_Axis(a.stride, a.stride, 1, a.pad_begin, a.input_size, blocks), True),
+             (_Axis(q, 1, 1, 0, blocks, a.output_size), False)]
+    if r:
+        steps.append((_Axis(r, a.stride, 1, a.pad_begin - q * a.stride, a.input_size,
+                            a.output_size), True))
+    return steps
+
+
+def _axis_reduce(src, axis, steps, ufunc, dtype, empty, out=None):
+    """Reduce spatial axis ``axis`` of ``src`` by the steps of :func:`_axis_steps`."""
+    (first, _), *rest = steps
+    if not rest:
+        return _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty, out)
+    blocks = _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty)
+    (slide, _), *left = rest
+    out = _axis_pass(blocks, axis, slide, _axis_groups(slide), ufunc, dtype, empty, out)
+    for leftover, _ in left:            # the r taps past the whole blocks, into out
+        _axis_pass(src, axis, leftover, _axis_groups(leftover), ufunc, dtype, empty, out,
+                   into=True)
+    return out
+
+
+def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
+    """Reduce spatial axis ``axis`` of ``src`` over its taps: ``out[..., o, ...] =
+    ufunc over the input taps of o``, one strided slice per tap and run of outputs.
+
+    ``ufunc`` is ``np.maximum`` or ``np.add``, computed in ``dtype`` (given
+    explicitly: numpy would otherwise add two float32 slices in float32 and
+    only then widen the result into a float64 ``out``); ``empty`` fills the
+    outputs whose window has no input element.  With ``into``, ``out`` already
+    holds a partial result and the taps are combined into it.
+    """
+    dim = 2 + axis
+    if out is None:
+        shape = list(src.shape)
+        shape[dim] = a.output_size
+        out = np.empty(shape, dtype=dtype)
+    lead = (slice(None),) * dim
+    for o0, o1, offs in groups:
+        target = out[lead + (slice(o0, o1),)]
+        if not offs:
+            if not into:
+                target[...] = empty
+            continue
+        views = [src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
+                                   a.stride),)] for off in offs]
+        if into:
+            for view in views:
+                ufunc(target, view, out=target, dtype=dtype)
+            continue
+        if len(views) == 1:
+            np.copyto(target, views[0], casting="unsafe")
+            continue
+        ufunc(views[0], views[1], out=target, dtype=dtype)
+        for view in views[2:]:
+            ufunc(target, view, out=target, dtype=dtype)
+    return out
+
+
+def _plane_chunks(shape, bytes_per_plane: int, budget: int = 1 << 20):
+    """``(n, c0, c1)`` blocks of whole ``(n, c)`` planes of about ``budget`` bytes of
+    intermediate data each, so that a block's passes run in the cache (2 MiB of L2
+    on the reference machine: one pass over a 3 MB array otherwise streams it from
+    memory, and the passes are memory-bound)."""
+    per_block = max(1, budget // max(1, bytes_per_plane))
+    n, c = shape[:2]
+    if per_block >= c:                      # whole images at a time
+        step = max(1, per_block // c)
+        return [(slice(i, min(i + step, n)), slice(None)) for i in range(0, n, step)]
+    return [(slice(i, i + 1), slice(c0, min(c0 + per_block, c)))
+            for i in range(n) for c0 in range(0, c, per_block)]
+
+
+def _box_reduce(x, geom: PoolGeometry, ufunc, dtype, empty, finish=None):
+    """Separable window passes: the reduction of every window, one spatial axis at a time.
+
+    A window is a box (the product of one tap range per axis), and both the
+    maximum and the sum over a box can be taken axis by axis: first over the
+    taps of one axis for every position of the other axes, then over the
+    taps of the next axis *of that intermediate*, which has already shrunk to
+    the output length on the first axis.  A 3x3 window costs 2 + 2 ufunc
+    passes instead of 8, a 3x3x3 one 2 + 2 + 2 instead of 26.  The leading
+    axes go first (their taps are whole contiguous rows, the fastest reads)
+    and the last axis last, on the smallest intermediate, because its taps
+    step through memory with the stride.  Border outputs read only their
+    input taps (:func:`_axis_groups`): no padded copy of the input.  The work
+    runs over blocks of planes (:func:`_plane_chunks`) that fit in the cache;
+    with ``finish``, each block's result is handed to ``finish(index, block)``
+    while it is still in the cache (and nothing is returned).
+
+    ``pooltutor.reference`` reduces every window in one scan instead; the
+    maximum is the same number either way (it is one of the elements; the
+    caller handles the sign of a zero tie), and the sum is the same number
+    for integers (exact in int64) -- for floats the order of additions
+    differs, see :func:`_avg_pool_fast`.
+    """
+    axes = geom.axes
+    ndim = geom.ndim
+    steps = [_axis_steps(a) for a in axes]
+    order = range(ndim)                     # the last axis last
+    out = None if finish else np.empty(x.shape[:2] + geom.output_shape, dtype=dtype)
+    plane_bytes = np.dtype(dtype).itemsize * math.prod(
+        a.output_size if i == order[0] else a.input_size for i, a in enumerate(axes))
+    for index in _plane_chunks(x.shape, plane_bytes):
+        z = x[index]
+        for step, axis in enumerate(order):
+            last = step == len(order) - 1
+            z = _axis_reduce(z, axis, steps[axis], ufunc, dtype, empty,
+                             out=out[index] if last and out is not None else None)
+        if finish:
+            finish(index, z)
+    return out
+
+
+def _max_values_clipped(x, geom: PoolGeometry, identity) -> np.ndarray:
+    """The window maxima when no padding tap takes part (values only): box passes
+    straight on ``x``, an empty window ``identity``."""
+    return _box_reduce(x, geom, np.maximum, x.dtype, identity)
+
+
 def _outer_and(columns, ndim):
     """The outer AND over axes of per-axis boolean vectors, shaped ``(1, 1, *out_spatial)``;
     None when everything is True."""
@@ -556,10 +753,13 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
     identity = fill_value(dtype, "neg_inf")
     pad_fill = fill_value(dtype, "lowest") if pad_taps == "lowest" else identity
     taps = list(itertools.product(*(range(k) for k in geom.kernel)))
-    source = _TapSource(x, geom, dtype, pad_fill, identity, passes=2 if return_indices else 1)
-
-    # 1. values: a running maximum, in place
-    best = _max_values(source, taps)
+    if not return_indices and pad_fill == identity:
+        # 1. values only, no padding tap that takes part: box passes on x itself
+        best = _max_values_clipped(x, geom, identity)
+    else:
+        source = _TapSource(x, geom, dtype, pad_fill, identity, passes=2 if return_indices else 1)
+        # 1. values: a running maximum, in place (the winners pass reads the same source)
+        best = _max_values(source, taps)
     if dtype.kind == "f":
         if np.isnan(best).any():
             return None
@@ -764,6 +964,152 @@ def _divisor_counts(tables, which: int, ndim: int) -> np.ndarray:
     return count
 
 
+_U = 2.0 ** -53                         # unit roundoff of float64
+
+
+class _LeaveFastPath(Exception):
+    """Raised inside a block of :func:`_avg_pool_fast` to hand the whole pooling to the tap loop."""
+
+
+def _avg_pool_fast(x, geom: PoolGeometry, count):
+    """Average pooling by box sums (:func:`_box_reduce`), bit-identical to the loop reference.
+
+    Returns the output, or None where the tap loop of :func:`avg_pool` must
+    do it (float64, 64-bit integers too large for exact float64 sums, a
+    non-finite input, or too many windows left to recompute).
+
+    * Integers (up to 32 bits, or int64 below 2**53 / taps): the box sums are
+      exact int64 numbers, and so are the reference's float64 sums (every
+      partial sum is an integer below 2**53); the one division by the count
+      is the same float64 division.
+    * float32 / float16: the box sums are taken in float64, in another order
+      than the reference's row-major scan, so the float64 totals may differ in
+      the last bits -- and a float32 output hides that difference unless the
+      exact average lies next to a rounding boundary of the output dtype.  So
+      every output is checked: with ``n <= K`` terms of magnitude ``<= M``,
+      a sum whose terms each pass through at most ``d`` additions is within
+      ``gamma_d * n * M`` (``gamma_d = d*u / (1 - d*u)``, ``u = 2**-53``) of the
+      exact sum (Higham, *Accuracy and Stability of Numerical Algorithms*,
+      sec. 4.2): ``d = K - 1`` for the reference, ``d = sum(K_a - 1)`` for the
+      box passes.  With the two float64 divisions and the rounding of ``q +- B``
+      itself, ``B = 4 (K + sum(K_a) + 4) K u M / c_min`` bounds (twice over)
+      the distance between our quotient ``q`` and the reference's.  Rounding to
+      the output dtype is monotone, so where ``q - B`` and ``q + B`` round to
+      the same bits, the reference's quotient, in between, rounds to those bits
+      too.  The few other outputs (an average within ``B`` of a rounding
+      boundary, or exactly on one: sums of data on a coarse grid divided by 9
+      land on float32 midpoints about once in 60 windows) are recomputed in
+      the reference's order (:func:`_avg_exact_at`).  ``M`` is taken per
+      plane, so one large plane does not widen every other plane's bound.
+    """
+    dtype = x.dtype
+    ktot = math.prod(geom.kernel)
+    zero_count = bool((count == 0).any())
+    c_min = int(count[count > 0].min()) if not (count == 0).all() else 1
+    # one divisor everywhere (as with count_include_pad and symmetric padding): a float
+    # scalar, which divides faster than a broadcast int64 array and gives the same quotients
+    divisor = float(c_min) if int(count.max()) == c_min and not zero_count \
+        else count.astype(np.float64)
+
+    out_shape = x.shape[:2] + geom.output_shape
+    if dtype.kind in "iu":
+        if dtype.itemsize == 8:
+            if dtype.kind == "u" or max(-int(x.min()), int(x.max())) * ktot >= 2**53:
+                return None
+        out = np.empty(out_shape, dtype=np.float64)
+
+        def finish_int(index, total):   # int64 / count: the float64 division of the reference
+            _divide(total, divisor, out[index], zero_count)
+
+        _box_reduce(x, geom, np.add, np.int64, 0, finish_int)
+        return out
+    if dtype.itemsize == 8:
+        return None
+    scale = 4 * (ktot + sum(geom.kernel) + 4) * ktot * _U / c_min
+    bits = np.uint32 if dtype.itemsize == 4 else np.uint16
+    spatial = tuple(range(2, x.ndim))
+    y = np.empty(out_shape, dtype=dtype)
+    unsure = []
+
+    def finish(index, total):           # per block of planes, while it is in the cache
+        block = x[index]
+        m = np.maximum(block.max(axis=spatial, keepdims=True),
+                       -block.min(axis=spatial, keepdims=True)).astype(np.float64)
+        if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
+            raise _LeaveFastPath
+        bound = m * scale               # per plane
+        q = _divide(total, divisor, total, zero_count)
+        np.copyto(y[index], q, casting="same_kind")
+        # q -+ B computed in float64 and rounded straight into the output dtype
+        low = np.subtract(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
+        high = np.add(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
+        # (same bits: also the same sign of zero; -0.0 and 0.0 compare equal as floats)
+        flat = np.flatnonzero(low.view(bits) != high.view(bits))
+        if flat.size:
+            where = list(np.unravel_index(flat, q.shape))
+            where[0] = where[0] + (index[0].start or 0)
+            where[1] = where[1] + (index[1].start or 0)
+            unsure.append(where)
+
+    try:
+        _box_reduce(x, geom, np.add, np.float64, 0.0, finish)
+    except _LeaveFastPath:
+        return None
+    if not unsure:
+        return y
+    where = [np.concatenate(parts) for parts in zip(*unsure, strict=True)]
+    if zero_count:                      # a window with no element: 0 in both, nothing to check
+        keep = np.broadcast_to(count, (1, 1) + geom.output_shape)[(0, 0) + tuple(where[2:])] > 0
+        where = [w[keep] for w in where]
+    if where[0].size * 8 > y.size:      # many boundary cases: the tap loop costs less
+        return None
+    if where[0].size:
+        y[tuple(where)] = _avg_exact_at(x, geom, count, where, dtype)
+    return y
+
+
+def _divide(total, count, out, zero_count):
+    """``total / count`` into ``out`` (float64), 0 where the count is 0, as the reference."""
+    if not zero_count:
+        return np.divide(total, count, out=out)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        np.divide(total, np.maximum(count, 1), out=out)
+    np.copyto(out, 0.0, where=count == 0)
+    return out
+
+
+def _avg_exact_at(x, geom: PoolGeometry, count, where, dtype):
+    """The averages of the outputs at ``where`` (index arrays ``n, c, *o``), as the
+    reference computes them: float64 sums from 0.0 in row-major scan order of the
+    window's input taps, then one division."""
+    ndim = geom.ndim
+    size = where[0].size
+    shape = tuple(geom.kernel) + (size,)
+    # per axis, the input position of every tap of every window, (K, F) in scan
+    # order, clipped onto the input; valid: the tap is an input tap (else zeroed)
+    positions, valid = [], np.ones((1, size), dtype=bool)
+    for axis, a in enumerate(geom.axes):
+        j = np.arange(a.kernel).reshape(_axis_shape(ndim, axis, a.kernel)[2:] + (1,))
+        t = where[2 + axis] * a.stride - a.pad_begin + j * a.dilation      # (..K_a.., F)
+        valid = valid & (t >= 0) & (t < a.input_size)
+        positions.append(np.clip(t, 0, a.input_size - 1))
+    if x.flags.c_contiguous:            # one take on the flat input
+        st = [s // x.itemsize for s in x.strides]
+        flat = (where[0] * st[0] + where[1] * st[1])
+        for pos, s_ in zip(positions, st[2:], strict=True):
+            flat = flat + pos * s_
+        values = np.take(x.reshape(-1), np.broadcast_to(flat, shape).reshape(-1, size))
+    else:
+        values = x[(where[0], where[1], *positions)].reshape(-1, size)
+    values = values.astype(np.float64)
+    values[~np.broadcast_to(valid, shape).reshape(-1, size)] = 0.0
+    total = np.zeros(size)
+    for row in values:
+        total += row                    # adding 0.0 changes no sum that started from +0.0
+    c = np.broadcast_to(count, (1, 1) + geom.output_shape)[(0, 0) + tuple(where[2:])]
+    return _divide(total, c, total, bool((c == 0).any())).astype(dtype)
+
+
 def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "floor",
              divisor="valid") -> PoolResult:
     """N-D average pooling.
@@ -806,10 +1152,20 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     ndim = geom.ndim
     out_shape = x.shape[:2] + geom.output_shape
     tables = _axis_tap_tables(geom)
+    if isinstance(divisor, int):
+        count = np.full((1,) * (2 + ndim), divisor, dtype=np.int64)
+    else:
+        count = _divisor_counts(tables, 1 if divisor == "valid" else 2, ndim)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    rules = dict(rounding=rounding, divisor=divisor)
     extent = _padded_extent(geom)
     padded_shape = x.shape[:2] + tuple(
         s + b + a for s, (b, a) in zip(x.shape[2:], extent, strict=True))
-    check_memory("padding x", padded_shape, 8)
+    check_memory("padding x", padded_shape, 8)      # (refused up front, whichever path runs)
+    fast = _avg_pool_fast(x, geom, count)
+    if fast is not None:
+        return PoolResult(fast.astype(out_dtype, copy=False), None, geom, "avg", rules, x)
+    # The tap loop: float64 input, or what _avg_pool_fast leaves to it.
     # x laid out for the taps (padding and overhang 0), then one in-place float64
     # add per tap, in scan order, as the reference adds; each tap is cast to float64
     # (exactly, or rounded as float() rounds a big int64) inside the add.  The
@@ -823,17 +1179,11 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "
     with np.errstate(invalid="ignore"):           # inf + -inf: NaN, the right average
         for tap in taps[1:]:
             np.add(total, source.tap(tap), out=total)
-    if isinstance(divisor, int):
-        count = np.full((1,) * (2 + ndim), divisor, dtype=np.int64)
-    else:
-        count = _divisor_counts(tables, 1 if divisor == "valid" else 2, ndim)
     if count.min() > 0:
         out = np.divide(total, count, out=total)  # in float64, in place
     else:                                         # a window with no element at all gives 0
         with np.errstate(invalid="ignore", divide="ignore"):
             out = np.where(count > 0, total / np.maximum(count, 1), 0.0)
-    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
-    rules = dict(rounding=rounding, divisor=divisor)
     return PoolResult(out.astype(out_dtype, copy=False), None, geom, "avg", rules, x)
 
 

@@ -297,3 +297,93 @@ def test_adaptive_signed_zeros(ties, out):
 def test_adaptive_nan_takes_the_general_path(nan_policy, ties, out):
     x = _ties((2, 2, 10, 10), values=(np.nan, 1.0, 2.0, 2.0, -np.inf))
     check_adaptive(x, out, nan_policy=nan_policy, ties=ties, layouts=("plane", "nhwc"))
+
+
+# --------------------------------------------------------------------------- average, box sums
+
+
+@pytest.fixture
+def box_sums_only(monkeypatch):
+    """Fail if avg_pool falls back to its tap loop (the padded tap source)."""
+    def tap_loop(*args, **kwargs):
+        raise AssertionError("the tap loop ran where the box sums must do")
+    monkeypatch.setattr(pooling, "_TapSource", tap_loop)
+
+
+@pytest.mark.parametrize("kernel, stride, padding", [
+    (3, 2, 1),                    # the benchmark's case: two runs per axis (border, interior)
+    (7, 2, 3),                    # blocks of 2 + leftover tap on both axes
+    (11, 2, 5), (5, 3, 2),        # more blocks; K = q*S + r with r = 2
+    ((4, 6), (2, 3), (0, 2)),     # r = 0: whole blocks only
+    ((2, 9), (1, 4), ((1, 0), (3, 4))),
+])
+@pytest.mark.parametrize("divisor", ["valid", "padded", 4])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8", "int32", "uint16"])
+def test_avg_box_sums_are_bit_identical(box_sums_only, kernel, stride, padding, divisor, dtype):
+    x = (RNG.standard_normal((2, 3, 23, 26)) * 40).astype(dtype)
+    check_avg(x, kernel, stride, padding, divisor=divisor)
+    check_avg(x, kernel, stride, padding, rounding="ceil", divisor=divisor)
+
+
+def test_avg_box_sums_three_axes_and_dilation(box_sums_only):
+    x = RNG.standard_normal((1, 3, 9, 12, 14)).astype(np.float32)
+    check_avg(x, 3, 2, 1, divisor="padded")
+    check_avg(x, (2, 5, 7), (1, 2, 2), (1, 2, 3), rounding="ceil_torch")
+    check_avg(x, 2, 3, padding=((3, 3), (1, 4), (0, 0)), dilation=(4, 3, 2), rounding="ceil")
+
+
+def test_avg_box_sums_empty_windows(box_sums_only):
+    """Windows with no input element (divisor 0) give 0 in both."""
+    x = RNG.standard_normal((1, 2, 5, 7)).astype(np.float32)
+    check_avg(x, 2, 3, padding=((3, 3), (1, 4)), dilation=(4, 3), rounding="ceil")
+    check_avg(x.astype(np.int16), 1, 4, padding=(2, 3), rounding="ceil")
+
+
+def test_avg_rounding_boundaries_are_recomputed(box_sums_only, monkeypatch):
+    """Sums whose float64 value depends on the order of the additions: 2**30 + 2**-30
+    - 2**30 is 0 in the reference's scan order and 2**-30 in another; such outputs
+    fall inside the error bound and are recomputed in the reference's order."""
+    calls = []
+    exact = pooling._avg_exact_at
+    monkeypatch.setattr(pooling, "_avg_exact_at",
+                        lambda *a: calls.append(a[3][0].size) or exact(*a))
+    x = RNG.standard_normal((1, 16, 16, 17)).astype(np.float32)
+    x[0, 3] = RNG.choice(np.array([2.0**30, -2.0**30, 2.0**-30, 1.0, -0.0], dtype=np.float32),
+                         size=(16, 17))
+    for kernel, stride, padding, divisor in ((3, 2, 1, "valid"), ((2, 7), (1, 2), (0, 3), 5)):
+        calls.clear()
+        check_avg(x, kernel, stride, padding, divisor=divisor)
+        assert calls and min(calls) > 0
+    # data on a coarse grid: sums / 9 land exactly on float32 midpoints (ties to even)
+    x = (RNG.integers(-2**20, 2**20, size=(2, 3, 30, 30)) / 2**10).astype(np.float32)
+    check_avg(x, 3, 2, 1, divisor="padded")
+
+
+@pytest.mark.parametrize("value", [np.inf, -np.inf, np.nan])
+def test_avg_non_finite_input_takes_the_tap_loop(value):
+    x = RNG.standard_normal((1, 2, 9, 9)).astype(np.float32)
+    x[0, 1, 4, 4] = value
+    x[0, 0, 2, 3] = -value if value == value else value
+    y = reference.avg_pool(x, 3, 2, 1)
+    np.testing.assert_array_equal(pooling.avg_pool(x, 3, 2, 1).output, y)
+
+
+def test_avg_big_int64_takes_the_tap_loop():
+    """int64 sums past 2**53 are rounded by the reference's float64 additions."""
+    x = np.full((1, 1, 4, 4), 2**60 + 1, dtype=np.int64)
+    x[0, 0, ::2, ::2] = 3
+    check_avg(x, 2, 1)
+    check_avg(x.astype(np.uint64), 2, 2, divisor="padded")
+
+
+@pytest.mark.parametrize("view", ["fortran", "reversed", "strided"])
+def test_avg_box_sums_non_contiguous(box_sums_only, view):
+    base = (RNG.standard_normal((2, 3, 16, 18)) * 3).astype(np.float32)
+    x = {"fortran": np.asfortranarray(base), "reversed": base[..., ::-1, :],
+         "strided": base[:, :, ::2, 1::2]}[view]
+    check_avg(x, 3, 2, 1)
+    # a coarse grid: averages on float32 midpoints, recomputed from the strided input
+    coarse = (RNG.integers(-2**20, 2**20, size=base.shape) / 2**10).astype(np.float32)
+    x = {"fortran": np.asfortranarray(coarse), "reversed": coarse[..., ::-1, :],
+         "strided": coarse[:, :, ::2, 1::2]}[view]
+    check_avg(x, 3, 2, 1, divisor="padded")
