@@ -50,6 +50,7 @@ Reading the model needs the ``onnx`` package (``pip install pooltutor[audit]``).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -503,6 +504,19 @@ class _Attrs:
 
 # --------------------------------------------------------------------------- the rules
 
+@functools.lru_cache(maxsize=16384)
+def _trt_geometry(spatial, kernel, strides, pre, post, dilation, mode, layer):
+    """:func:`pooltutor.padding_modes.output_geometry`, cached (its warnings are recorded)."""
+    import warnings
+
+    from .padding_modes import output_geometry
+
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        return output_geometry(spatial, kernel, strides, pre_padding=pre, post_padding=post,
+                               dilation=dilation, padding_mode=mode, layer=layer)
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -513,9 +527,14 @@ def _trunc_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
+@functools.lru_cache(maxsize=65536)
+def _axis_geometry(i, k, s, d, pb, pe, rounding) -> AxisGeometry:
+    return pool_geometry((i,), k, s, ((pb, pe),), d, rounding).axes[0]
+
+
 def _axis(i, k, s, d, pb, pe, rounding, label, extra=""):
     """One axis through pool_geometry; raises PoolTutorError when the window does not fit."""
-    g = pool_geometry((i,), k, s, ((pb, pe),), d, rounding).axes[0]
+    g = _axis_geometry(i, k, s, d, pb, pe, rounding)
     text = f"{label}: " + g.describe() + extra
     return AxisRule(label, (pb, pe), g.output_size, g, text)
 
@@ -558,8 +577,9 @@ def _pool_axes_spec(a: _Attrs, spatial) -> tuple[list[AxisRule], list[str], str]
     return axes, notes, reading
 
 
-def _ort_same(a: _Attrs, size, k, s, d, rounding, label, conv=False):
-    """onnxruntime's SAME: the pad from the undilated kernel (pool_attributes.h)."""
+def _ort_same(a: _Attrs, size, k, s, d, rounding, label):
+    """onnxruntime's SAME: the pad from the undilated kernel (pool_attributes.h); returns
+    ``(AxisRule, negative)`` where ``negative`` says a pad came out below 0."""
     target = _ceil_div(size, s)
     needed = (target - 1) * s + k - size
     if a.auto_pad == "SAME_UPPER":
@@ -571,17 +591,36 @@ def _ort_same(a: _Attrs, size, k, s, d, rounding, label, conv=False):
     if d != 1:
         extra = (f" (onnxruntime pads by the undilated kernel: total {needed} = (ceil({size}/{s})"
                  f" - 1) * {s} + K={k} - {size}, where the spec uses DK = {(k - 1) * d + 1})")
+    dk = (k - 1) * d + 1
+    span = size + needed - dk
+    if span < 0:
+        # onnxruntime's integer division truncates toward 0: (span / S) + 1 is 1 for
+        # -S < span < 0 (one window overhanging the padded input) and 0 for span = -S
+        if span == -s:
+            return AxisRule(label, (head, tail), 0, None,
+                            f"{label}: pads ({head}, {tail}) from the undilated kernel leave "
+                            f"the dilated window {dk} longer than the padded input "
+                            f"{size + needed} by the stride: onnxruntime returns an empty "
+                            f"axis, O = 0"), False
+        if span < -s:
+            raise _Refused(f"the window does not fit: the dilated window {dk} is longer than "
+                           f"the input {size} padded by onnxruntime's {a.auto_pad} pads "
+                           f"({head}, {tail})")
+        if head < 0 or tail < 0:
+            return AxisRule(label, (head, tail), 1, None,
+                            f"{label}: pads ({head}, {tail}) from the undilated kernel; one "
+                            f"window overhanging the padded input: O = 1" + extra), True
+        return _axis(size, k, s, d, head, tail, "ceil_torch", label,
+                     extra + "; the window overhangs the padded input and onnxruntime's "
+                     "truncating division still counts it"), False
     if head < 0 or tail < 0:
-        if head < 0 and not conv:
-            raise _Refused(
-                f"onnxruntime computes a negative SAME pad ({head}, {tail}) from the kernel "
-                f"{k} shorter than the stride {s}: 'padding values must be non-negative'")
         # windows shifted by the negative pad: the count is that of the cropped extent
         g = pool_geometry((size + head + tail,), k, s, 0, d, rounding).axes[0]
         return AxisRule(label, (head, tail), g.output_size, None,
                         f"{label}: pads ({head}, {tail}) from the undilated kernel, the count "
-                        f"of the cropped input {size + head + tail}: O = {g.output_size}" + extra)
-    return _axis(size, k, s, d, head, tail, rounding, label, extra)
+                        f"of the cropped input {size + head + tail}: O = {g.output_size}"
+                        + extra), True
+    return _axis(size, k, s, d, head, tail, rounding, label, extra), False
 
 
 def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
@@ -598,39 +637,43 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
                         f"onnxruntime refuses pads {list(a.pads[axis])} >= kernel {k} on axis "
                         f"{axis}: 'Pad should be smaller than kernel' (the spec allows any pad)")
             return _pool_axes_spec(a, spatial)
-        rounding = "ceil" if a.ceil else "floor"
+        rounding = "ceil_torch" if a.ceil else "floor"
         axes = []
         if a.auto_pad == "VALID":
-            reading = "VALID: no padding" + (", ceil_mode=1 rounded up without the clip"
+            reading = "VALID: no padding" + (", ceil_mode=1 rounded up with the clip"
                                              if a.ceil else "")
             if a.ceil:
-                notes.append("VALID with ceil_mode=1: onnxruntime rounds up (raw ceil), where "
-                             "the spec's VALID formula is the floor size")
+                notes.append("VALID with ceil_mode=1: onnxruntime rounds up (with the ceil "
+                             "clip), where the spec's VALID formula is the floor size")
             for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
-                axes.append(_axis(size, k, s, d, 0, 0, rounding,
-                                  "raw ceil" if a.ceil else "floor"))
+                axes.append(_axis(size, k, s, d, 0, 0, rounding, rounding))
             return axes, notes, reading
         reading = f"{a.auto_pad} with the total pad from the undilated kernel"
         if a.dilated:
             notes.append("SAME padding from the undilated kernel: onnxruntime's total pad "
                          "(ceil(I/S) - 1) * S + K - I uses K, not the dilated DK")
         if a.ceil:
-            reading += ", ceil_mode=1 rounded up without the clip"
-            notes.append(f"{a.auto_pad} with ceil_mode=1: onnxruntime rounds up (raw ceil)")
+            reading += ", ceil_mode=1 rounded up (with the clip)"
+            notes.append(f"{a.auto_pad} with ceil_mode=1: onnxruntime rounds up (with the "
+                         f"clip) where the spec gives ceil(I / S)")
+        negative = False
         for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
-            try:
-                axes.append(_ort_same(a, size, k, s, d, rounding, a.auto_pad))
-            except _Refused:
-                if op == "MaxPool" and has_indices:
-                    # the Y + Indices kernel does not check the pads: windows shifted
-                    target = _ceil_div(size, s)
-                    needed = (target - 1) * s + k - size
-                    g = pool_geometry((size + needed,), k, s, 0, d, rounding).axes[0]
-                    axes.append(AxisRule(a.auto_pad, (None, None), g.output_size, None,
-                                         f"{a.auto_pad}: negative total pad {needed}, windows "
-                                         f"shifted into the input: O = {g.output_size}"))
-                else:
-                    raise
+            ax, neg = _ort_same(a, size, k, s, d, rounding, a.auto_pad)
+            axes.append(ax)
+            negative |= neg
+        # the float kernels without dilation (MLAS) check the pads; the Y + Indices and the
+        # dilated kernels shift the windows instead
+        head_negative = any(ax.pads[0] is not None and ax.pads[0] < 0 for ax in axes)
+        mlas = not a.dilated and (op == "MaxPool" and not has_indices and negative
+                                  or op == "AveragePool" and head_negative)
+        if mlas:
+            raise _Refused(
+                f"onnxruntime computes a negative {a.auto_pad} pad from a kernel shorter than "
+                f"the stride ({', '.join(str(ax.pads) for ax in axes)}): 'padding values must "
+                f"be non-negative'")
+        if negative:
+            notes.append(f"{a.auto_pad} with a kernel shorter than the stride: onnxruntime "
+                         f"does not clamp the negative total pad at 0")
         return axes, notes, reading
     if runtime == "openvino":
         axes = []
@@ -675,8 +718,6 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
             axes.append(_axis(size, k, s, d, pb, pe, rounding, label))
         return axes, notes, reading
     if runtime == "tensorrt":
-        from .padding_modes import output_geometry
-
         if a.dilated:
             raise _Refused("TensorRT's IPoolingLayer has no dilation (onnx-tensorrt refuses a "
                            "dilated pooling)")
@@ -697,8 +738,8 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
                 notes.append("VALID with ceil_mode=1: rounded up, where the spec's VALID "
                              "formula is the floor size")
         try:
-            g = output_geometry(tuple(spatial), a.kernel, a.strides, pre_padding=pre,
-                                post_padding=post, padding_mode=mode, layer="pooling")
+            g = _trt_geometry(tuple(spatial), a.kernel, a.strides, pre, post,
+                              (1,) * a.ndim, mode, "pooling")
         except PoolTutorError as exc:
             raise _Refused(f"TensorRT ({mode}) refuses it: {exc}") from None
         axes = []
@@ -736,8 +777,6 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
     """Per-axis rules of Conv under ``runtime``."""
     notes: list[str] = []
     if runtime == "tensorrt":
-        from .padding_modes import output_geometry
-
         if a.auto_pad in ("SAME_UPPER", "SAME_LOWER"):
             mode, pre, post = "k" + a.auto_pad, (0,) * a.ndim, (0,) * a.ndim
         else:
@@ -745,9 +784,8 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
             pre = tuple(p[0] for p in a.pads)
             post = tuple(p[1] for p in a.pads)
         try:
-            g = output_geometry(tuple(spatial), a.kernel, a.strides, pre_padding=pre,
-                                post_padding=post, dilation=a.dilations, padding_mode=mode,
-                                layer="convolution")
+            g = _trt_geometry(tuple(spatial), a.kernel, a.strides, pre, post, a.dilations,
+                              mode, "convolution")
         except PoolTutorError as exc:
             raise _Refused(f"TensorRT ({mode}) refuses it: {exc}") from None
         axes = [AxisRule(mode, (ax.pad_begin, ax.pad_end), ax.output_size, ax,
@@ -794,13 +832,11 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
 
 def _deconv_axes(spatial, kernel, strides, dilations, pads, mode="kEXPLICIT_ROUND_DOWN",
                  output_padding=None, label="explicit"):
-    from .padding_modes import output_geometry
-
     pre = tuple(p[0] for p in pads)
     post = tuple(p[1] for p in pads)
     try:
-        g = output_geometry(tuple(spatial), kernel, strides, pre_padding=pre, post_padding=post,
-                            dilation=dilations, padding_mode=mode, layer="deconvolution")
+        g = _trt_geometry(tuple(spatial), tuple(kernel), tuple(strides), pre, post,
+                          tuple(dilations), mode, "deconvolution")
     except PoolTutorError as exc:
         raise _Refused(str(exc)) from None
     op = output_padding or (0,) * len(spatial)
@@ -1230,7 +1266,12 @@ class _Walker:
                 raise _Refused(f"the weight {node.input[1]!r} has no known shape of rank "
                                f"{len(xs)}")
             kernel_from_weight = tuple(ws[2:])
-        a = _Attrs(repr(node_name), op, attrs, len(spatial), kernel_from_weight)
+        key = (len(spatial), kernel_from_weight)
+        if checked is None:
+            checked = {}
+        if key not in checked:
+            checked[key] = _Attrs(repr(node_name), op, attrs, len(spatial), kernel_from_weight)
+        a = checked[key]
         notes: list[str] = []
         try:
             if op in _POOLS:
@@ -1258,7 +1299,7 @@ class _Walker:
         shape = (xs[0], channels) + tuple(ax.output_size for ax in axes)
         if op == "MaxUnpool" and axes and axes[0].rule == "output_shape (full)":
             shape = tuple(ax.output_size for ax in axes)
-        if any(d < 1 for d in shape):
+        if any(d < 1 for d in shape) and not (r == "onnxruntime" and min(shape) == 0):
             raise _Refused(f"the output shape {shape} has an empty axis")
         return RuntimeShape(r, xs, shape, notes=tuple(notes), axes=tuple(axes),
                             reading=reading), checked
