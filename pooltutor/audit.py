@@ -832,23 +832,27 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
 
 def _deconv_axes(spatial, kernel, strides, dilations, pads, mode="kEXPLICIT_ROUND_DOWN",
                  output_padding=None, label="explicit"):
+    """Transposed lengths from padding_modes' deconvolution rule ``(I-1)*S + DK - (B+A)``;
+    ``output_padding`` is added to the end: it cancels end padding first (the same sum)."""
+    n = len(spatial)
+    op = tuple(output_padding or (0,) * n)
     pre = tuple(p[0] for p in pads)
-    post = tuple(p[1] for p in pads)
+    post = tuple(max(p[1] - o, 0) for p, o in zip(pads, op))
+    rest = tuple(max(o - p[1], 0) for p, o in zip(pads, op))
     try:
         g = _trt_geometry(tuple(spatial), tuple(kernel), tuple(strides), pre, post,
                           tuple(dilations), mode, "deconvolution")
     except PoolTutorError as exc:
         raise _Refused(str(exc)) from None
-    op = output_padding or (0,) * len(spatial)
     axes = []
     for i, (size, k, s, d, o) in enumerate(zip(spatial, kernel, strides, dilations, op)):
         dk = (k - 1) * d + 1
-        out = g.output_size[i] + o
+        out = g.output_size[i] + rest[i]
         text = (f"{label}: O = (I - 1) * S + DK - (B + A)"
                 + (" + output_padding" if o else "")
-                + f" = ({size} - 1) * {s} + {dk} - ({g.pre_padding[i]} + {g.post_padding[i]})"
+                + f" = ({size} - 1) * {s} + {dk} - ({pads[i][0]} + {pads[i][1]})"
                 + (f" + {o}" if o else "") + f" = {out}")
-        axes.append(AxisRule(label, (g.pre_padding[i], g.post_padding[i]), out, None, text))
+        axes.append(AxisRule(label, tuple(pads[i]), out, None, text))
     return axes
 
 
@@ -859,6 +863,15 @@ def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
         if runtime == "pytorch":
             raise _Refused(f"torch.nn.ConvTranspose{n}d has no output_shape attribute (only "
                            f"forward(output_size=...))")
+        if runtime == "onnxruntime":
+            for axis, (o, size, k, st, d, op_) in enumerate(zip(
+                    a.output_shape, spatial, a.kernel, a.strides, a.dilations,
+                    a.output_padding)):
+                full = (size - 1) * st + (k - 1) * d + 1 + op_
+                if o > full:
+                    raise _Refused(f"onnxruntime: 'Explicit output_shape is inconsistent with "
+                                   f"input spatial dimensions' (output_shape {o} > the full "
+                                   f"output {full} on axis {axis}: negative total padding)")
         axes = [AxisRule("output_shape", (0, 0), o, None, f"output_shape given: O = {o}")
                 for o in a.output_shape]
         return axes, notes, "output_shape given (pads derived from it)"
@@ -890,6 +903,11 @@ def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
             axes.append(AxisRule(a.auto_pad, (0, 0), o, None, text))
         return axes, notes, f"{a.auto_pad}"
     pads = ((0, 0),) * n if a.auto_pad == "VALID" else a.pads
+    if runtime == "onnxruntime":
+        for axis, (o, s) in enumerate(zip(a.output_padding, a.strides)):
+            if o >= s:
+                raise _Refused(f"onnxruntime: 'output_padding ({o}) may be too large for stride "
+                               f"({s})' on axis {axis}")
     if runtime == "pytorch":
         module = f"torch.nn.ConvTranspose{n}d"
         for axis, (pb, pe) in enumerate(pads):

@@ -32,7 +32,7 @@ REQUIRE = os.environ.get("POOLTUTOR_REQUIRE_RUNTIMES") == "1"
 #: predictions checked against a running runtime, per runtime (reported at the end)
 CHECKED = {"onnxruntime": 0, "openvino": 0}
 #: refusals run alone per grid and runtime (each is a session / compile of its own)
-MAX_REFUSALS = 6
+MAX_REFUSALS = 3
 _CORE = []
 
 
@@ -223,11 +223,9 @@ def check_grid(cases, ort, ov):
 
 def pool_cases_1d(op, with_indices=False):
     cases = []
-    for size, k, s, d, ceil in itertools.product(range(1, 8), (1, 2, 3), (1, 2, 3), (1, 2),
+    for size, k, s, d, ceil in itertools.product((1, 2, 3, 5, 6), (1, 2, 3), (1, 2, 3), (1, 2),
                                                  (0, 1)):
-        if op != "MaxPool" and op != "LpPool" and d > 1 and op != "AveragePool":
-            continue
-        for pb, pe in ((0, 0), (1, 1), (1, 0), (0, 2), (2, 2), (3, 1)):
+        for pb, pe in ((0, 0), (1, 1), (1, 0), (0, 2), (3, 1)):
             attrs = dict(kernel_shape=[k], strides=[s], pads=[pb, pe], ceil_mode=ceil)
             if d > 1:
                 attrs["dilations"] = [d]
@@ -389,9 +387,8 @@ def test_chain_propagates_a_disagreement(ort, ov):
 
 
 @pytest.mark.parametrize("builder,kwargs,size", [
-    (googlenet_stem, {}, 224), (googlenet_stem, dict(pool_kernel=2, pool_pads=1), 224),
-    (googlenet_stem, dict(pool_kernel=2, pool_pads=1), 97), (squeezenet1_0, {}, 224),
-    (squeezenet1_0, {}, 113)])
+    (googlenet_stem, {}, 96), (googlenet_stem, dict(pool_kernel=2, pool_pads=1), 112),
+    (googlenet_stem, dict(pool_kernel=2, pool_pads=1), 97), (squeezenet1_0, {}, 113)])
 def test_architectures(ort, ov, builder, kwargs, size):
     model = builder((1, 3, size, size), **kwargs)
     report = check_model(model, ort, ov)
@@ -448,20 +445,24 @@ class _Stem:
 
 def _export(module, size):
     torch = pytest.importorskip("torch")
+    import warnings
+
     module.eval()
     x = torch.zeros(1, 3, size, size)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "m.onnx"
-        torch.onnx.export(module, (x,), str(path), dynamo=False, opset_version=17,
-                          input_names=["x"], output_names=["y"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)   # the TorchScript exporter
+            torch.onnx.export(module, (x,), str(path), dynamo=False, opset_version=17,
+                              input_names=["x"], output_names=["y"])
         return onnx.load(str(path)), module(x).shape
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("arch,kwargs,size", [("googlenet", {}, 224),
+@pytest.mark.parametrize("arch,kwargs,size", [("googlenet", {}, 96),
                                              ("googlenet", dict(pool_kernel=2, pool_padding=1),
-                                              224),
-                                             ("squeezenet", {}, 224), ("squeezenet", {}, 99)])
+                                              97),
+                                             ("squeezenet", {}, 99), ("squeezenet", {}, 64)])
 def test_torch_exported(ort, ov, arch, kwargs, size):
     model, torch_shape = _export(getattr(_Stem, arch)(**kwargs), size)
     report = check_model(model, ort, ov)
