@@ -244,11 +244,7 @@ def run_audit(args: argparse.Namespace) -> int:
         message = " ".join(str(exc).split())
         print(f"{PROG} audit: error: {message}", file=sys.stderr)
         return USAGE_ERROR
-    if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
-    else:
-        print(report.table())
-    if args.html is not None:
+    if args.html is not None:            # first, so that a failure leaves stdout empty
         from pooltutor.viz.audit_report import write_html
 
         try:
@@ -257,6 +253,11 @@ def run_audit(args: argparse.Namespace) -> int:
             print(f"{PROG} audit: error: cannot write {args.html}: {exc.strerror or exc}",
                   file=sys.stderr)
             return USAGE_ERROR
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(report.table())
+    if args.html is not None:
         _info(f"HTML report written to {args.html}")
     return 0 if report.agree else 1
 
