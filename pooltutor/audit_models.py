@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["OPSET", "one_node_model", "ModelBuilder", "googlenet_stem", "squeezenet1_0",
-           "chain_model"]
+           "chain_model", "measured_shapes"]
 
 #: The opset of the audit's cases (MaxPool-22 / AveragePool-22).
 OPSET = 22
@@ -179,3 +179,59 @@ def squeezenet1_0(input_shape=(1, 3, 224, 224), *, num_classes: int = 10,
     b.node("GlobalAveragePool", name="classifier.3")
     b.node("Flatten", name="flatten", axis=1)
     return b.build()
+
+
+def measured_shapes(model, report, runtime: str) -> dict:
+    """Run ``model`` in ``runtime`` (``"onnxruntime"`` or ``"openvino"``, CPU) with every
+    audited node's output exposed; node name -> measured shape, or ``{"error": reason}``
+    when the runtime refuses the model or is not installed.  Random input, shapes only."""
+    import tempfile
+    from pathlib import Path
+
+    onnx = _onnx()
+    from onnx import TensorProto, helper
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    names = {n.name: model.graph.node[n.index].output[0] for n in report.nodes}
+    del m.graph.output[:]
+    for out in names.values():
+        m.graph.output.append(helper.make_tensor_value_info(out, TensorProto.FLOAT, None))
+    inits = {t.name for t in model.graph.initializer}
+    rng = np.random.default_rng(0)
+    feeds = {}
+    for i in model.graph.input:
+        if i.name not in inits:
+            shape = [d.dim_value for d in i.type.tensor_type.shape.dim]
+            feeds[i.name] = rng.standard_normal(shape).astype(np.float32)
+    try:
+        if runtime == "onnxruntime":
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            opts.log_severity_level = 4
+            sess = ort.InferenceSession(m.SerializeToString(), opts,
+                                        providers=["CPUExecutionProvider"])
+            got = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feeds)))
+            by_tensor = {k: tuple(v.shape) for k, v in got.items()}
+        elif runtime == "openvino":
+            import openvino as ov
+
+            core = ov.Core()
+            with tempfile.TemporaryDirectory() as d:
+                path = Path(d) / "m.onnx"
+                onnx.save(m, str(path))
+                compiled = core.compile_model(core.read_model(str(path)), "CPU")
+                res = compiled(feeds)
+            by_tensor = {name: tuple(res[port].shape)
+                         for port in compiled.outputs for name in port.get_names()}
+        else:
+            raise ValueError(f"runtime={runtime!r}: need 'onnxruntime' or 'openvino'")
+    except ImportError:
+        return {n: {"error": f"{runtime} is not installed"} for n in names}
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the runtime's refusal is the result
+        first = " ".join(str(exc).split())[:200]
+        return {n: {"error": first} for n in names}
+    return {n: by_tensor[t] for n, t in names.items()}

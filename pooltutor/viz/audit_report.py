@@ -13,7 +13,7 @@ import html
 import io
 from pathlib import Path
 
-__all__ = ["node_pictures", "report_html", "write_html"]
+__all__ = ["plot_audit_node", "node_pictures", "report_html", "write_html"]
 
 
 def _first_differing_axis(node) -> int | None:
@@ -30,11 +30,14 @@ def _first_differing_axis(node) -> int | None:
     return 0
 
 
-def node_pictures(node) -> list[tuple[bytes, str]]:
-    """PNG bytes and alt text of the pictures of one node: one per padding the runtimes use
-    on the first axis where their output lengths differ (rows: the rules)."""
-    import matplotlib.pyplot as plt
+def plot_audit_node(node) -> list:
+    """The :class:`~pooltutor.viz.padding_modes.PaddingModesPlot` pictures of one audited
+    node's last windows: one per padding the runtimes use on the first axis where their
+    output lengths differ, one row per rule (``[]`` when no runtime has a window rule)."""
+    return [p for p, _ in _plots(node)]
 
+
+def _plots(node) -> list:
     from .padding_modes import plot_padding_modes
 
     axis = _first_differing_axis(node)
@@ -64,16 +67,26 @@ def node_pictures(node) -> list[tuple[bytes, str]]:
             title += f"; last windows (first {m * s} inputs, {m} windows, left out)"
         p = plot_padding_modes(shown, k, s, pb, pe, dilation=d, modes=modes, pad_taps="skip",
                                title=title)
-        buf = io.BytesIO()
-        p.figure.savefig(buf, format="png", dpi=100, bbox_inches="tight")
-        plt.close(p.figure)
         sizes = ", ".join(f"{rule} gives {p.geometries[rule].output_size + m} windows"
                           if p.geometries.get(rule) is not None else f"{rule} rejects it"
                           for rule in modes)
         alt = (f"{title}. Rows: {who}. {sizes}; the last window of each row is outlined, a "
                f"window dropped by the ceil clip is dashed.")
-        pictures.append((buf.getvalue(), alt))
+        pictures.append((p, alt))
     return pictures
+
+
+def node_pictures(node) -> list[tuple[bytes, str]]:
+    """PNG bytes and alt text of :func:`plot_audit_node`'s pictures."""
+    import matplotlib.pyplot as plt
+
+    out = []
+    for p, alt in _plots(node):
+        buf = io.BytesIO()
+        p.figure.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        plt.close(p.figure)
+        out.append((buf.getvalue(), alt))
+    return out
 
 
 def report_html(report) -> str:

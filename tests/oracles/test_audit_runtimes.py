@@ -259,10 +259,13 @@ def test_issue_cases_against_both_runtimes(ort, ov):
     assert [n.shapes["openvino"][-1] for n in report.nodes] == [4, 4, 4]
 
 
-@pytest.mark.parametrize("op,with_indices", [("MaxPool", False), ("MaxPool", True),
-                                             ("AveragePool", False), ("LpPool", False)])
-def test_pool_grid_1d(ort, ov, op, with_indices):
-    cases = pool_cases_1d(op, with_indices)
+@pytest.mark.parametrize("op,with_indices,every", [("MaxPool", False, 1), ("MaxPool", True, 3),
+                                                   ("AveragePool", False, 2),
+                                                   ("LpPool", False, 5)])
+def test_pool_grid_1d(ort, ov, op, with_indices, every):
+    """The whole grid for MaxPool; every 2nd / 3rd / 5th case for the others (OpenVINO
+    builds LpPool from several ops, slow to compile in bulk)."""
+    cases = pool_cases_1d(op, with_indices)[::every]
     report = check_grid(cases, ort, ov)
     assert sum(not n.agree for n in report.nodes) > 10     # the grid does hold disagreements
 
@@ -330,7 +333,7 @@ def test_conv_grid(ort, ov):
 
 def test_conv_transpose_grid(ort, ov):
     cases = []
-    for size, k, s, d in itertools.product((1, 3, 5), (1, 2, 3), (1, 2, 4), (1, 2)):
+    for size, k, s, d in itertools.product((1, 5), (1, 2, 3), (1, 2, 4), (1, 2)):
         for pads, op_ in (((0, 0), 0), ((1, 0), 0), ((1, 1), 1), ((0, 2), 0)):
             if op_ >= max(s, d):
                 continue
