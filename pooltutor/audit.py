@@ -119,7 +119,14 @@ class AxisRule:
     pads: tuple[int, int]
     output_size: int
     geometry: AxisGeometry | None  # window placement (pooling, convolution), else None
-    text: str                      # the formula with its numbers
+    detail: str = ""               # added to the geometry's formula, or the whole text
+
+    @property
+    def text(self) -> str:
+        """The formula with its numbers."""
+        if self.geometry is None:
+            return self.detail
+        return f"{self.rule}: {self.geometry.describe()}{self.detail}"
 
 
 @dataclass(frozen=True)
@@ -535,8 +542,7 @@ def _axis_geometry(i, k, s, d, pb, pe, rounding) -> AxisGeometry:
 def _axis(i, k, s, d, pb, pe, rounding, label, extra=""):
     """One axis through pool_geometry; raises PoolTutorError when the window does not fit."""
     g = _axis_geometry(i, k, s, d, pb, pe, rounding)
-    text = f"{label}: " + g.describe() + extra
-    return AxisRule(label, (pb, pe), g.output_size, g, text)
+    return AxisRule(label, (pb, pe), g.output_size, g, extra)
 
 
 def _geometry_refusal(exc: Exception) -> str:
@@ -744,8 +750,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
             raise _Refused(f"TensorRT ({mode}) refuses it: {exc}") from None
         axes = []
         for ax in g.geometry.axes:
-            axes.append(AxisRule(mode, (ax.pad_begin, ax.pad_end), ax.output_size, ax,
-                                 f"{mode}: " + ax.describe()))
+            axes.append(AxisRule(mode, (ax.pad_begin, ax.pad_end), ax.output_size, ax))
         return axes, notes, f"padding mode {mode}"
     # pytorch
     name = {"MaxPool": "MaxPool", "AveragePool": "AvgPool", "LpPool": "LPPool"}[op]
@@ -788,8 +793,8 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
                               mode, "convolution")
         except PoolTutorError as exc:
             raise _Refused(f"TensorRT ({mode}) refuses it: {exc}") from None
-        axes = [AxisRule(mode, (ax.pad_begin, ax.pad_end), ax.output_size, ax,
-                         f"{mode}: " + ax.describe()) for ax in g.geometry.axes]
+        axes = [AxisRule(mode, (ax.pad_begin, ax.pad_end), ax.output_size, ax)
+                for ax in g.geometry.axes]
         return axes, notes, f"padding mode {mode}"
     if runtime == "pytorch":
         module = f"torch.nn.Conv{a.ndim}d"
@@ -1155,6 +1160,10 @@ class _Walker:
             values[node.output[0]] = shape[slice(s, e)]
         elif node.op_type == "Size" and node.domain in ("", "ai.onnx"):
             values[node.output[0]] = np.array(int(np.prod(st.shapes[node.input[0]])), np.int64)
+        elif (node.domain in ("", "ai.onnx") and node.op_type in _FOLD
+              and all((not i) or i in st.values for i in node.input)
+              and (folded := _fold(node, [st.values[i] for i in node.input if i])) is not None):
+            values[node.output[0]] = folded
         elif all((not i) or i in st.values for i in node.input) and (
                 node.domain in ("", "ai.onnx")) and not any(
                 a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
@@ -1181,6 +1190,9 @@ class _Walker:
                 return shapes, {k: v for k, v in values.items() if v is not None}
             except Exception:  # noqa: BLE001 - fall back to shape inference
                 values = {}
+        outs = [o for o in node.output if o]
+        if outs and all(o in values for o in outs):
+            return {o: tuple(int(d) for d in values[o].shape) for o in outs}, values
         inputs, inits = [], []
         for i in node.input:
             if not i:
@@ -1367,6 +1379,47 @@ class _Walker:
                                  f"{node_name!r} reads as row-major whole-tensor positions: "
                                  f"the values land in the wrong places",),
                     res.axes, res.reading, res.upstream)
+
+
+_FOLD = ("Constant", "Concat", "Gather", "Unsqueeze", "Squeeze", "Cast", "Identity")
+
+
+def _fold(node, inputs) -> np.ndarray | None:
+    """numpy folding of the small integer ops of shape subgraphs (None: not handled here)."""
+    from onnx import numpy_helper
+
+    attrs = {a.name: a for a in node.attribute}
+    op = node.op_type
+    try:
+        if op == "Constant":
+            if "value" not in attrs:
+                return None
+            v = numpy_helper.to_array(attrs["value"].t)
+        elif op == "Concat":
+            v = np.concatenate(inputs, axis=attrs["axis"].i)
+        elif op == "Gather":
+            v = np.take(inputs[0], inputs[1], axis=attrs["axis"].i if "axis" in attrs else 0)
+        elif op in ("Unsqueeze", "Squeeze"):
+            if len(inputs) < 2:
+                return None
+            axes = tuple(int(a) for a in inputs[1].reshape(-1))
+            if op == "Unsqueeze":
+                v = np.expand_dims(inputs[0], axes)
+            else:
+                v = np.squeeze(inputs[0], axes)
+        elif op == "Identity":
+            v = inputs[0]
+        else:  # Cast
+            to = attrs["to"].i
+            if to not in (6, 7):
+                return None
+            v = inputs[0].astype(np.int32 if to == 6 else np.int64)
+    except (KeyError, ValueError, IndexError, np.AxisError):
+        return None
+    v = np.asarray(v)
+    if v.dtype.kind not in "iu" or v.size > _MAX_VALUE_ELEMENTS:
+        return None
+    return v
 
 
 def _value_key(v):

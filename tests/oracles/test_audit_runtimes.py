@@ -32,7 +32,7 @@ REQUIRE = os.environ.get("POOLTUTOR_REQUIRE_RUNTIMES") == "1"
 #: predictions checked against a running runtime, per runtime (reported at the end)
 CHECKED = {"onnxruntime": 0, "openvino": 0}
 #: refusals run alone per grid and runtime (each is a session / compile of its own)
-MAX_REFUSALS = 3
+MAX_REFUSALS = 2
 _CORE = []
 
 
@@ -259,12 +259,12 @@ def test_issue_cases_against_both_runtimes(ort, ov):
     assert [n.shapes["openvino"][-1] for n in report.nodes] == [4, 4, 4]
 
 
-@pytest.mark.parametrize("op,with_indices,every", [("MaxPool", False, 1), ("MaxPool", True, 3),
-                                                   ("AveragePool", False, 2),
-                                                   ("LpPool", False, 5)])
+@pytest.mark.parametrize("op,with_indices,every", [("MaxPool", False, 2), ("MaxPool", True, 5),
+                                                   ("AveragePool", False, 3),
+                                                   ("LpPool", False, 7)])
 def test_pool_grid_1d(ort, ov, op, with_indices, every):
-    """The whole grid for MaxPool; every 2nd / 3rd / 5th case for the others (OpenVINO
-    builds LpPool from several ops, slow to compile in bulk)."""
+    """Every 2nd case of the grid for MaxPool, every 3rd to 7th for the others (to stay
+    fast: OpenVINO builds LpPool from several ops, slow to compile in bulk)."""
     cases = pool_cases_1d(op, with_indices)[::every]
     report = check_grid(cases, ort, ov)
     assert sum(not n.agree for n in report.nodes) > 10     # the grid does hold disagreements
@@ -314,7 +314,7 @@ def test_pool_grid_2d_and_3d(ort, ov):
 
 def test_conv_grid(ort, ov):
     cases = []
-    for size, k, s, d in itertools.product((1, 4, 7), (1, 2, 3), (1, 2, 3), (1, 2)):
+    for size, k, s, d in itertools.product((1, 7), (1, 2, 3), (1, 3), (1, 2)):
         dk = (k - 1) * d + 1
         for pads in ((0, 0), (1, 1), (0, 2), (3, 0)):
             if size + sum(pads) < dk:
@@ -333,7 +333,7 @@ def test_conv_grid(ort, ov):
 
 def test_conv_transpose_grid(ort, ov):
     cases = []
-    for size, k, s, d in itertools.product((1, 5), (1, 2, 3), (1, 2, 4), (1, 2)):
+    for size, k, s, d in itertools.product((1, 5), (1, 3), (1, 2, 4), (1, 2)):
         for pads, op_ in (((0, 0), 0), ((1, 0), 0), ((1, 1), 1), ((0, 2), 0)):
             if op_ >= max(s, d):
                 continue
@@ -462,7 +462,7 @@ def _export(module, size):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("arch,kwargs,size", [("googlenet", {}, 96),
+@pytest.mark.parametrize("arch,kwargs,size", [("googlenet", {}, 64),
                                              ("googlenet", dict(pool_kernel=2, pool_padding=1),
                                               97),
                                              ("squeezenet", {}, 99), ("squeezenet", {}, 64)])
