@@ -257,6 +257,14 @@ def test_to_dict_is_the_contract(tmp_path):
     assert set(d["outputs"]["pytorch"]["y"]) == {"error"}
 
 
+def test_pooltutor_audit_is_callable_as_the_contract_spells_it():
+    import pooltutor
+
+    model = one_node_model("MaxPool", (1, 1, 5), **TV03)
+    assert pooltutor.audit(model).to_dict() == audit(model).to_dict()
+    assert pooltutor.audit.RUNTIMES == RUNTIMES
+
+
 def test_path_bytes_and_proto_agree_and_the_model_is_not_modified(tmp_path):
     model = _chain()
     before = model.SerializeToString()
