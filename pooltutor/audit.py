@@ -564,8 +564,8 @@ def _pool_axes_spec(a: _Attrs, spatial) -> tuple[list[AxisRule], list[str], str]
         reading = (f"explicit pads, rule {rounding!r}"
                    + (" (ceil_mode=1: round up, then drop a last window that would start in "
                       "the end padding: the ceil clip)" if a.ceil else ""))
-        for i, (size, k, s, d, (pb, pe)) in enumerate(zip(spatial, a.kernel, a.strides,
-                                                            a.dilations, a.pads)):
+        for size, k, s, d, (pb, pe) in zip(spatial, a.kernel, a.strides, a.dilations, a.pads,
+                                           strict=False):
             axes.append(_axis(size, k, s, d, pb, pe, rounding, rounding))
     elif a.auto_pad == "VALID":
         reading = "VALID: no padding, the floor size"
@@ -573,13 +573,13 @@ def _pool_axes_spec(a: _Attrs, spatial) -> tuple[list[AxisRule], list[str], str]
             reading += (" (the spec's VALID formula ceil((I - DK + 1) / S) ignores ceil_mode)")
             notes.append("VALID with ceil_mode=1: the spec's formula ceil((I - DK + 1) / S) is "
                          "the floor size, ceil_mode changes nothing")
-        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
+        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations, strict=False):
             axes.append(_axis(size, k, s, d, 0, 0, "floor", "floor"))
     else:
         upper = a.auto_pad == "SAME_UPPER"
         reading = (f"{a.auto_pad}: O = ceil(I / S), total pad (O - 1) * S + DK - I from the "
                    f"dilated kernel DK")
-        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
+        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations, strict=False):
             pb, pe = same_padding(size, k, s, d, upper=upper)
             axes.append(_axis(size, k, s, d, pb, pe, "floor", a.auto_pad))
     return axes, notes, reading
@@ -639,7 +639,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
         return _pool_axes_spec(a, spatial)
     if runtime == "onnxruntime":
         if a.auto_pad == "NOTSET":
-            for axis, (k, (pb, pe)) in enumerate(zip(a.kernel, a.pads)):
+            for axis, (k, (pb, pe)) in enumerate(zip(a.kernel, a.pads, strict=False)):
                 if pb >= k or pe >= k:
                     raise _Refused(
                         f"onnxruntime refuses pads {list(a.pads[axis])} >= kernel {k} on axis "
@@ -653,7 +653,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
             if a.ceil:
                 notes.append("VALID with ceil_mode=1: onnxruntime rounds up (with the ceil "
                              "clip), where the spec's VALID formula is the floor size")
-            for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
+            for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations, strict=False):
                 axes.append(_axis(size, k, s, d, 0, 0, rounding, rounding))
             return axes, notes, reading
         reading = f"{a.auto_pad} with the total pad from the undilated kernel"
@@ -665,7 +665,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
             notes.append(f"{a.auto_pad} with ceil_mode=1: onnxruntime rounds up (with the "
                          f"clip) where the spec gives ceil(I / S)")
         negative = False
-        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
+        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations, strict=False):
             ax, neg = _ort_same(a, size, k, s, d, rounding, a.auto_pad)
             axes.append(ax)
             negative |= neg
@@ -694,7 +694,8 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
             raw_note = ""
         label = {"ceil": "raw ceil"}.get(rounding, rounding)
         if op == "AveragePool" and not a.count_include_pad and a.auto_pad == "NOTSET":
-            for axis, (k, d, (pb, pe)) in enumerate(zip(a.kernel, a.dilations, a.pads)):
+            for axis, (k, d, (pb, pe)) in enumerate(zip(a.kernel, a.dilations, a.pads,
+                                                        strict=False)):
                 dk = (k - 1) * d + 1
                 if pb >= dk or pe >= dk:
                     raise _Refused(
@@ -714,10 +715,11 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
                              "where the ONNX spec's VALID formula is the floor size")
         else:
             pads = tuple(same_padding(i, k, s, d, upper=a.auto_pad == "SAME_UPPER")
-                         for i, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations))
+                         for i, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations,
+                                               strict=False))
             reading = f"{a.auto_pad.lower()} from the dilated kernel, rule {label!r}"
         for axis, (size, k, s, d, (pb, pe)) in enumerate(zip(spatial, a.kernel, a.strides,
-                                                               a.dilations, pads)):
+                                                               a.dilations, pads, strict=False)):
             dk = (k - 1) * d + 1
             if dk > size + pb + pe:
                 raise _Refused(
@@ -766,7 +768,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
         raise _Refused(f"{module} has no dilation")
     if op == "MaxPool" and a.storage_order == 1 and indices_used:
         raise _Refused(f"{module} has no column-major indices (storage_order=1)")
-    for axis, ((pb, pe), k) in enumerate(zip(pads, a.kernel)):
+    for axis, ((pb, pe), k) in enumerate(zip(pads, a.kernel, strict=False)):
         if pb != pe:
             raise _Refused(f"{module} pads symmetrically; pads {[pb, pe]} on axis {axis} are "
                            f"asymmetric")
@@ -775,7 +777,8 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
                            f"{pb} > kernel {k} // 2 on axis {axis}")
     rounding = "ceil_torch" if a.ceil else "floor"
     axes = []
-    for size, k, s, d, (pb, pe) in zip(spatial, a.kernel, a.strides, a.dilations, pads):
+    for size, k, s, d, (pb, pe) in zip(spatial, a.kernel, a.strides, a.dilations, pads,
+                                       strict=False):
         axes.append(_axis(size, k, s, d, pb, pe, rounding, rounding))
     return axes, notes, f"{module}(padding={[p[0] for p in pads]}, ceil_mode={a.ceil})"
 
@@ -805,7 +808,7 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
                 raise _Refused(f"{module}(padding='same') is not supported for strided "
                                f"convolutions")
             axes = []
-            for size, k, d in zip(spatial, a.kernel, a.dilations):
+            for size, k, d in zip(spatial, a.kernel, a.dilations, strict=False):
                 total = d * (k - 1)
                 pb = total // 2
                 if a.auto_pad == "SAME_LOWER" and total % 2:
@@ -820,20 +823,21 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
                                f"are asymmetric")
         axes = [_axis(size, k, s, d, pb, pe, "floor", "floor")
                 for size, k, s, d, (pb, pe) in zip(spatial, a.kernel, a.strides, a.dilations,
-                                                   pads)]
+                                                   pads, strict=False)]
         return axes, notes, f"{module}(padding={[p[0] for p in pads]})"
     if a.auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         if runtime == "onnxruntime" and a.dilated:
             raise _Refused("onnxruntime: 'Dilation not supported for AutoPadType::SAME_UPPER or "
                            "AutoPadType::SAME_LOWER'")
         axes = []
-        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations):
+        for size, k, s, d in zip(spatial, a.kernel, a.strides, a.dilations, strict=False):
             pb, pe = same_padding(size, k, s, d, upper=a.auto_pad == "SAME_UPPER")
             axes.append(_axis(size, k, s, d, pb, pe, "floor", a.auto_pad))
         return axes, notes, f"{a.auto_pad}: O = ceil(I / S), pads from the dilated kernel"
     pads = ((0, 0),) * a.ndim if a.auto_pad == "VALID" else a.pads
     axes = [_axis(size, k, s, d, pb, pe, "floor", "floor")
-            for size, k, s, d, (pb, pe) in zip(spatial, a.kernel, a.strides, a.dilations, pads)]
+            for size, k, s, d, (pb, pe) in zip(spatial, a.kernel, a.strides, a.dilations, pads,
+                                               strict=False)]
     return axes, notes, ("VALID, floor" if a.auto_pad == "VALID" else "explicit pads, floor")
 
 
@@ -844,15 +848,16 @@ def _deconv_axes(spatial, kernel, strides, dilations, pads, mode="kEXPLICIT_ROUN
     n = len(spatial)
     op = tuple(output_padding or (0,) * n)
     pre = tuple(p[0] for p in pads)
-    post = tuple(max(p[1] - o, 0) for p, o in zip(pads, op))
-    rest = tuple(max(o - p[1], 0) for p, o in zip(pads, op))
+    post = tuple(max(p[1] - o, 0) for p, o in zip(pads, op, strict=False))
+    rest = tuple(max(o - p[1], 0) for p, o in zip(pads, op, strict=False))
     try:
         g = _trt_geometry(tuple(spatial), tuple(kernel), tuple(strides), pre, post,
                           tuple(dilations), mode, "deconvolution")
     except PoolTutorError as exc:
         raise _Refused(str(exc)) from None
     axes = []
-    for i, (size, k, s, d, o) in enumerate(zip(spatial, kernel, strides, dilations, op)):
+    for i, (size, k, s, d, o) in enumerate(zip(spatial, kernel, strides, dilations, op,
+                                               strict=False)):
         dk = (k - 1) * d + 1
         out = g.output_size[i] + rest[i]
         text = (f"{label}: O = (I - 1) * S + DK - (B + A)"
@@ -873,7 +878,7 @@ def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
         if runtime == "onnxruntime":
             for axis, (o, size, k, st, d, op_) in enumerate(zip(
                     a.output_shape, spatial, a.kernel, a.strides, a.dilations,
-                    a.output_padding)):
+                    a.output_padding, strict=False)):
                 full = (size - 1) * st + (k - 1) * d + 1 + op_
                 if o > full:
                     raise _Refused(f"onnxruntime: 'Explicit output_shape is inconsistent with "
@@ -888,7 +893,7 @@ def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
         full = _deconv_axes(spatial, a.kernel, a.strides, a.dilations, ((0, 0),) * n,
                             output_padding=a.output_padding, label=a.auto_pad)
         axes = []
-        for size, s, ax in zip(spatial, a.strides, full):
+        for size, s, ax in zip(spatial, a.strides, full, strict=False):
             target = size * s
             if runtime == "onnx":
                 o = target
@@ -911,7 +916,7 @@ def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
         return axes, notes, f"{a.auto_pad}"
     pads = ((0, 0),) * n if a.auto_pad == "VALID" else a.pads
     if runtime == "onnxruntime":
-        for axis, (o, s) in enumerate(zip(a.output_padding, a.strides)):
+        for axis, (o, s) in enumerate(zip(a.output_padding, a.strides, strict=False)):
             if o >= s:
                 raise _Refused(f"onnxruntime: 'output_padding ({o}) may be too large for stride "
                                f"({s})' on axis {axis}")
@@ -921,7 +926,8 @@ def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
             if pb != pe:
                 raise _Refused(f"{module} pads symmetrically; pads {[pb, pe]} on axis {axis} "
                                f"are asymmetric")
-        for axis, (o, s, d) in enumerate(zip(a.output_padding, a.strides, a.dilations)):
+        for axis, (o, s, d) in enumerate(zip(a.output_padding, a.strides, a.dilations,
+                                             strict=False)):
             if o >= max(s, d):
                 raise _Refused(f"{module}: 'output padding must be smaller than either stride "
                                f"or dilation', but output_padding {o} on axis {axis}")
@@ -1181,14 +1187,14 @@ class _Walker:
                     [helper.make_tensor_value_info(o, 0, None) for o in node.output if o])
                 m = helper.make_model(g, opset_imports=self.proto.opset_import)
                 outs = ReferenceEvaluator(m).run(None, feeds)
-                for o, v in zip([o for o in node.output if o], outs):
+                for o, v in zip([o for o in node.output if o], outs, strict=False):
                     v = np.asarray(v)
                     if v.dtype.kind in "iu" and v.size <= _MAX_VALUE_ELEMENTS:
                         values[o] = v
                     elif v.dtype.kind in "iu" or v.size <= _MAX_VALUE_ELEMENTS:
                         values.setdefault(o, None)
                 shapes = {o: tuple(int(d) for d in np.asarray(v).shape)
-                          for o, v in zip([o for o in node.output if o], outs)}
+                          for o, v in zip([o for o in node.output if o], outs, strict=False)}
                 return shapes, {k: v for k, v in values.items() if v is not None}
             except Exception:  # noqa: BLE001 - fall back to shape inference
                 values = {}
@@ -1264,7 +1270,7 @@ class _Walker:
                 except _Refused as exc:
                     res = RuntimeShape(r, xs, error=str(exc))
             results[r] = res
-            for k, o in enumerate(node.output):
+            for o in node.output:
                 if not o:
                     continue
                 if res.error is not None:
@@ -1481,7 +1487,7 @@ def _axis_difference(spec: RuntimeShape, other: RuntimeShape) -> str:
     if spec.error is not None or other.error is not None:
         return "a different rule"
     diffs = []
-    for i, (a, b) in enumerate(zip(spec.axes, other.axes)):
+    for i, (a, b) in enumerate(zip(spec.axes, other.axes, strict=False)):
         if a.output_size != b.output_size:
             diffs.append(f"axis {i}: {b.text}")
     return "; ".join(diffs) or "a different rule"
@@ -1503,14 +1509,16 @@ def format_table(report: AuditReport) -> str:
             else:
                 cells.append(_fmt_shape(res.shape).replace(" ", ""))
         rows.append(cells)
-    widths = [max(len(str(c)) for c in col) for col in zip(head, *rows)] if rows else [
+    widths = [max(len(str(c)) for c in col) for col in zip(head, *rows,
+                                                           strict=False)] if rows else [
         len(h) for h in head]
     lines = [f"model: {report.model} (opset {report.opset})",
              "runtimes: " + ", ".join(f"{k} {v}" for k, v in report.runtimes.items())]
-    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
+    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=False)).rstrip())
     lines.append("  ".join("-" * w for w in widths))
     for cells in rows:
-        lines.append("  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip())
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(cells, widths,
+                                                               strict=False)).rstrip())
     if not report.nodes:
         lines.append("(no pooling or convolution node)")
     lines.append("")

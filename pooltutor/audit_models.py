@@ -212,7 +212,8 @@ def measured_shapes(model, report, runtime: str) -> dict:
             opts.log_severity_level = 4
             sess = ort.InferenceSession(m.SerializeToString(), opts,
                                         providers=["CPUExecutionProvider"])
-            got = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feeds)))
+            got = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feeds),
+                           strict=False))
             by_tensor = {k: tuple(v.shape) for k, v in got.items()}
         elif runtime == "openvino":
             import openvino as ov

@@ -85,7 +85,7 @@ def run_onnxruntime(ort, model) -> dict | str:
         outs = sess.run(None, _feeds(model))
     except Exception as exc:  # noqa: BLE001 - the refusal is the result
         return str(exc)
-    return {o.name: tuple(v.shape) for o, v in zip(sess.get_outputs(), outs)}
+    return {o.name: tuple(v.shape) for o, v in zip(sess.get_outputs(), outs, strict=False)}
 
 
 def run_openvino(ov, model) -> dict | str:
@@ -138,7 +138,7 @@ def check_model(model, ort=None, ov=None, input_shapes=None):
             CHECKED[key] += 1
             continue
         assert not isinstance(got, str), f"{key} refused the model: {got[:500]}"
-        for n, name in zip(report.nodes, names):
+        for n, name in zip(report.nodes, names, strict=False):
             assert got[name] == n.shapes[key], (
                 f"{key}: node {n.name} ({n.op_type}, {n.attributes}, input "
                 f"{n.results[key].input_shape}): audit {n.shapes[key]}, runtime {got[name]}")
