@@ -19,7 +19,7 @@
 #
 # **Learning goals.** After this notebook you can
 #
-# 1. find your way through the six notebooks and say what each one teaches;
+# 1. find your way through the seven notebooks and say what each one teaches;
 # 2. say what max and average pooling do to a real picture;
 # 3. predict the output shape of a pooling from the input size, the kernel and the stride;
 # 4. explain in one sentence why rounding *down* and rounding *up* give different shapes.
@@ -39,9 +39,10 @@
 # | `03_index_flattening` | one argmax, many numbers: PyTorch, ONNX, DirectML, OpenVINO, TensorFlow; ties, NaN, empty windows; MaxUnpool | – | 35 min |
 # | `04_adaptive_pooling` | OpenVINO `AdaptiveMaxPool-8`: overlapping bins, per-plane indices, export as a fixed pool | seed 000, OpenVINO (Japanese) | 30 min |
 # | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point; padding; rounding modes | seed 003 (Portuguese) | 35 min |
+# | `06_porting_a_model` | auditing an ONNX model: every pooling and convolution node under the ONNX spec, onnxruntime, OpenVINO, TensorRT and PyTorch; GoogLeNet's stem | – | 30 min |
 #
 # Work through 01 and 02 first, in that order: everything else builds on them. Take 03
-# before 04, whose indices it explains; 05 needs only 01.
+# before 04, whose indices it explains; 05 needs only 01; 06 needs 01 and 02.
 #
 # The four source documents (the *seeds*) are real reference pages, translated into
 # English here. Each has small mistakes; the notebooks point them out, kindly and with

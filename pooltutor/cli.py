@@ -6,6 +6,7 @@ Usage::
     pooltutor lab [--port N] [--no-browser] [--notebook-dir DIR] [--dry-run] [JUPYTER OPTIONS]
     pooltutor app [NOTEBOOK] [--port N] [--no-browser] ...      (pooltutor.app: Voila)
     pooltutor slides [NOTEBOOK ...] [--out DIR] [--offline] ... (pooltutor.slides: reveal.js)
+    pooltutor audit MODEL.onnx [--input-shape NAME=1,3,224,224 ...] [--json] [--html FILE]
 
 ``pooltutor lab`` writes ``.ipynb`` notebooks from the jupytext ``.py`` sources
 (see :mod:`pooltutor._notebooks`) and opens JupyterLab on them, bound to
@@ -188,6 +189,79 @@ def run_lab(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- audit
+
+
+def _input_shape_arg(text: str):
+    from pooltutor.audit import parse_input_shape
+
+    try:
+        return parse_input_shape(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def register_audit(subparsers) -> None:
+    """Register ``pooltutor audit`` (:mod:`pooltutor.audit`)."""
+    parser = subparsers.add_parser(
+        "audit",
+        help="audit an ONNX model: every pooling / convolution node's shape under each runtime",
+        description=(
+            "Read MODEL.onnx and give every pooling and convolution node's output shape under "
+            "each runtime's rule (onnx spec, onnxruntime, openvino, tensorrt, pytorch), "
+            "following each runtime's own shapes to the outputs. Exit status 0: all agree; "
+            "1: some disagree; 2: usage error or unreadable model."
+        ),
+    )
+    parser.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
+    parser.add_argument("--input-shape", dest="input_shapes", action="append", default=[],
+                        type=_input_shape_arg, metavar="NAME=1,3,224,224",
+                        help="the shape of an input (repeat for several inputs); required "
+                             "for an input with a symbolic dimension")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as JSON instead of the table")
+    parser.add_argument("--html", type=Path, default=None, metavar="FILE",
+                        help="also write an HTML report with a picture of each disagreeing "
+                             "node's last windows")
+    parser.set_defaults(func=run_audit)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """``pooltutor audit``: 0 when every runtime agrees on every node, 1 when some disagree,
+    2 (one line on stderr) for an unreadable model or bad input."""
+    import json
+
+    shapes: dict = {}
+    for name, shape in args.input_shapes:
+        if name in shapes:
+            print(f"{PROG} audit: error: --input-shape names {name!r} twice", file=sys.stderr)
+            return USAGE_ERROR
+        shapes[name] = shape
+    try:
+        from pooltutor.audit import audit
+        report = audit(args.model, shapes or None)
+    except (ValueError, TypeError, ImportError) as exc:
+        message = " ".join(str(exc).split())
+        print(f"{PROG} audit: error: {message}", file=sys.stderr)
+        return USAGE_ERROR
+    if args.html is not None:            # first, so that a failure leaves stdout empty
+        from pooltutor.viz.audit_report import write_html
+
+        try:
+            write_html(report, args.html)
+        except OSError as exc:
+            print(f"{PROG} audit: error: cannot write {args.html}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return USAGE_ERROR
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(report.table())
+    if args.html is not None:
+        _info(f"HTML report written to {args.html}")
+    return 0 if report.agree else 1
+
+
 # ------------------------------------------------------------------- plumbing
 
 
@@ -214,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     register_lab(subparsers)
+    register_audit(subparsers)
     for name in (*BUILTIN_COMMAND_MODULES, *_command_modules()):
         try:
             module = importlib.import_module(name)
