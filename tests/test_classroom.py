@@ -219,3 +219,64 @@ def test_two_pages_at_once_are_served_from_preheated_kernels(tmp_path):
         assert "login" in where or where.startswith("refused")
     finally:
         stop(proc, grace=10)
+
+
+# ------------------------------------------- JupyterHub / BinderHub: repo2docker's inputs
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_repo2docker_inputs_are_valid():
+    """repo2docker builds the image from environment.yml, then runs postBuild."""
+    import os
+    import stat
+
+    import yaml
+
+    env = yaml.safe_load((REPO_ROOT / "environment.yml").read_text(encoding="utf-8"))
+    assert env["channels"] == ["conda-forge"]
+    deps = env["dependencies"]
+    assert any(isinstance(d, str) and d.startswith("python") for d in deps)
+    pip = [d for d in deps if isinstance(d, dict)]
+    assert pip and pip[0]["pip"] == ["-e ."], "the image installs the project itself"
+    for name in ("voila", "jupyterlab", "ipywidgets", "jupytext"):
+        assert any(isinstance(d, str) and d.split(">")[0].split("=")[0] == name for d in deps)
+    post_build = REPO_ROOT / "postBuild"
+    assert post_build.read_text().startswith("#!/bin/bash")
+    assert post_build.stat().st_mode & stat.S_IXUSR and os.access(post_build, os.X_OK)
+
+
+def test_readme_gives_the_app_urls_for_a_hub():
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Teaching a large class", 1)[1].split("\n## ", 1)[0]
+    assert "nbgitpuller" in section and "repo2docker" in section
+    assert "voila/render/notebooks/01_window_placement.ipynb" in section
+    assert "--class-size" in text
+
+
+@pytest.mark.slow
+def test_postbuild_runs_in_a_clean_virtual_environment(tmp_path):
+    """postBuild, as repo2docker runs it (bash, in the repository), in a fresh venv that
+    has only what postBuild itself uses (jupytext), writes every notebook."""
+    import shutil
+    import venv
+
+    repo = tmp_path / "repo"
+    shutil.copytree(REPO_ROOT / "notebooks", repo / "notebooks",
+                    ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
+    shutil.copy2(REPO_ROOT / "jupytext.toml", repo)
+    shutil.copy2(REPO_ROOT / "postBuild", repo)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    pip = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q",
+                          "jupytext"], capture_output=True, text=True, timeout=600)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    import os
+
+    run = subprocess.run(["bash", "postBuild"], cwd=repo, capture_output=True, text=True,
+                         timeout=300, env={**os.environ,
+                                           "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    sources = sorted(p.stem for p in (repo / "notebooks").glob("[0-9]*.py"))
+    written = sorted(p.stem for p in (repo / "notebooks").glob("[0-9]*.ipynb"))
+    assert sources and written == sources
