@@ -22,12 +22,29 @@ function                            framework operator
 :func:`openvino_adaptive_avg_pool`  OpenVINO ``AdaptiveAvgPool-8``
 :func:`directml_max_pooling2`       DirectML ``DML_MAX_POOLING2_OPERATOR_DESC``
 :func:`tensorrt_pooling`            TensorRT ``IPoolingLayer`` with its ``PaddingMode``
+:func:`openvino_avg_pool`           OpenVINO ``AvgPool-14``
 :func:`tensorflow_max_pool_with_argmax`  ``tf.nn.max_pool_with_argmax``
+:func:`tensorflow_max_pool`         ``tf.nn.max_pool`` (1-3 spatial axes)
+:func:`tensorflow_avg_pool`         ``tf.nn.avg_pool`` (1-3 spatial axes)
 =================================== ==========================================================
 
-Where a framework's specification and its runtime disagree, the function
-follows the specification and its docstring says what the runtime does
-instead (semantics.md, beside the spec, has the evidence).
+Spec and runtime (``follow``): every function takes a keyword-only
+``follow="spec"`` (the default: the framework's written specification) or
+``follow="runtime"``: what the framework's own CPU runtime computes at the
+version in :data:`RUNTIME_VERSIONS` (onnxruntime for ``onnx_*``, OpenVINO's
+CPU plugin, TensorFlow's CPU kernels, PyTorch's CPU kernels), departures
+included.  Each departure is a named rule in :data:`RUNTIME_RULES` (and in
+``docs/frameworks.md``, with the smallest input that shows it); where the
+runtime refuses a call, ``follow="runtime"`` raises ``ValueError`` with the
+runtime's reason.  DirectML and TensorRT cannot run here, so their
+``follow="runtime"`` raises ``ValueError`` saying so.
+
+>>> x = np.array([[[1.0, 2.0]]], dtype=np.float32)                  # OpenVINO same_lower + ceil
+>>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil", auto_pad="same_lower",
+...                   follow="runtime")[0].tolist()
+[[[1.0, -3.4028234663852886e+38]]]
+>>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil", auto_pad="same_lower")[0].tolist()
+[[[1.0]]]
 
 The same input, three index conventions (TV22's first plane):
 
@@ -65,6 +82,9 @@ from .reference import fill_value
 
 __all__ = [
     "ENGINE_RULES",
+    "RUNTIME_RULES",
+    "RUNTIME_VERSIONS",
+    "FOLLOWS",
     "torch_max_pool",
     "torch_avg_pool",
     "torch_adaptive_max_pool",
@@ -76,7 +96,10 @@ __all__ = [
     "openvino_adaptive_avg_pool",
     "directml_max_pooling2",
     "tensorrt_pooling",
+    "openvino_avg_pool",
     "tensorflow_max_pool_with_argmax",
+    "tensorflow_max_pool",
+    "tensorflow_avg_pool",
 ]
 
 # --------------------------------------------------------------------------- the rules
@@ -121,6 +144,137 @@ ENGINE_RULES = MappingProxyType({
         _MAX_FIRST_NAN_LAST, rounding="floor",
         index_layout="nhwc | nhwc_batch (include_batch_in_index)")),
 })
+
+
+ENGINE_RULES = MappingProxyType(dict(ENGINE_RULES, **{
+    "openvino_avg_pool": MappingProxyType(dict(
+        rounding="floor | ceil | ceil_torch (rounding_type); same_*: floor",
+        divisor="valid (exclude_pad=True) | padded (exclude_pad=False)")),
+    "tensorflow_max_pool": MappingProxyType(dict(
+        _MAX_FIRST_NAN_LAST, rounding="floor (SAME pads, or VALID)")),
+    "tensorflow_avg_pool": MappingProxyType(dict(
+        rounding="floor (SAME pads, or VALID)", divisor="valid")),
+}))
+
+#: The runtime versions that ``follow="runtime"`` reproduces (measured on CPU).
+RUNTIME_VERSIONS = MappingProxyType({
+    "onnxruntime": "1.32", "openvino": "2026.4", "tensorflow": "2.21", "torch": "2.13"})
+
+#: The values of ``follow``.
+FOLLOWS = ("spec", "runtime")
+
+#: What ``follow="runtime"`` changes, dialect by dialect: each departure of the
+#: runtime from the specification, by name (read-only; docs/frameworks.md has the
+#: smallest input that shows each one).  ``refuses`` lists the runtime's refusals.
+RUNTIME_RULES = MappingProxyType({
+    "torch_max_pool": MappingProxyType(dict(
+        empty_index="first_tap: an empty window's index is the row-major plane position of "
+                    "its first tap at a coordinate >= 0 on every axis (possibly outside the "
+                    "input, TV20: 2)")),
+    "torch_avg_pool": MappingProxyType(dict(refuses="integer input (avg_pool*: not implemented "
+                                                    "for integer dtypes)")),
+    "torch_adaptive_max_pool": MappingProxyType(dict(
+        refuses="integer input (adaptive_max_pool*: not implemented for integer dtypes)")),
+    "torch_adaptive_avg_pool": MappingProxyType(dict(
+        refuses="integer input (adaptive_avg_pool*: not implemented for integer dtypes)")),
+    "onnx_max_pool": MappingProxyType(dict(
+        same_pads="undilated: SAME_* total pad (ceil(I/S)-1)*S + K - I from the undilated "
+                  "kernel, split with C division (UPPER begin P/2, LOWER begin (P+1)/2), "
+                  "negative pads crop the input",
+        rounding="SAME_*, VALID: ceil_torch with ceil_mode=1",
+        pads_with_auto_pad="ignored",
+        empty_value="lowest", empty_index="minus_one_each_axis: the layout's code of "
+                                           "position (-1, ..., -1) in the plane",
+        nan_policy="first_sticks",
+        refuses="pads >= kernel ('Pad should be smaller than kernel'); dtypes other than "
+                "float16/32/64, int8, uint8")),
+    "onnx_average_pool": MappingProxyType(dict(
+        same_pads="undilated (as onnx_max_pool)", rounding="SAME_*, VALID: ceil_torch with "
+                                                        "ceil_mode=1",
+        pads_with_auto_pad="ignored",
+        refuses="pads >= kernel; dtypes other than float16/float32")),
+    "openvino_max_pool": MappingProxyType(dict(
+        same_rounding="same_*: the SAME pads, then the rounding_type's own rule (raw ceil "
+                      "lays extra windows)",
+        compute_type="the CPU plugin computes float16 and float64 as float32 and int64 as "
+                     "int32 (values wrap modulo 2**32); lowest() is the compute type's")),
+    "openvino_avg_pool": MappingProxyType(dict(
+        same_rounding="same_*: the SAME pads, then the rounding_type's own rule",
+        divisor="exclude_pad=False: explicit pads divide by the whole kernel prod(kernel), "
+                "same_* / valid by the taps inside the padded extent",
+        empty_value="nan: a window with no counted element is 0/0",
+        compute_type="float16 and float64 computed as float32")),
+    "openvino_adaptive_max_pool": MappingProxyType(dict(
+        refuses="index_element_type='i64' ('CPU plugin does not support i64 for use with "
+                "oneDNN')",
+        compute_type="float16 and float64 computed as float32, int64 as int32")),
+    "openvino_adaptive_avg_pool": MappingProxyType(dict(
+        compute_type="float16 and float64 computed as float32")),
+    "directml_max_pooling2": MappingProxyType(dict(refuses="everything: cannot run here")),
+    "tensorrt_pooling": MappingProxyType(dict(refuses="everything: cannot run here")),
+    "tensorflow_max_pool_with_argmax": MappingProxyType(dict(
+        nan_policy="first_sticks (the first element of a window is always taken, then only a "
+                   "strictly greater one)",
+        valid_length="VALID: O = trunc((I - K + S) / S), an empty axis for 0, refused below "
+                     "('Computed output size would be negative')")),
+    "tensorflow_max_pool": MappingProxyType(dict(
+        lowest_start="1-2 spatial axes: every window starts at the dtype's lowest value, NaN "
+                     "and -inf never win (an all-NaN or all -inf window gives lowest)",
+        nan_policy_3d="3 spatial axes: refused for NaN input (Eigen's reduction order, not "
+                      "reproduced)",
+        valid_length="as tensorflow_max_pool_with_argmax",
+        refuses="channels-first data_format ('Default MaxPoolingOp only supports NHWC on "
+                "device type CPU'); 3-D input other than float32")),
+    "tensorflow_avg_pool": MappingProxyType(dict(
+        valid_length="as tensorflow_max_pool_with_argmax",
+        refuses="channels-first data_format; integer input; 3-D input other than float32")),
+})
+
+
+def _follow(follow: Any, function: str) -> bool:
+    """``follow`` checked: True for ``"runtime"``, False for ``"spec"``."""
+    if not isinstance(follow, str) or follow not in FOLLOWS:
+        raise PoolTutorError(
+            f"follow={follow!r} is not allowed in {function}: need 'spec' (the framework's "
+            f"written specification) or 'runtime' (its CPU runtime, versions in "
+            f"RUNTIME_VERSIONS)"
+        )
+    return follow == "runtime"
+
+
+def _refused(runtime: str, what: str, reason: str) -> PoolTutorError:
+    """A runtime refusal, in words, as the ValueError ``follow="runtime"`` raises."""
+    return PoolTutorError(
+        f"{what} is refused by {runtime} {RUNTIME_VERSIONS[runtime.split()[0].lower()]} "
+        f"(follow='runtime'): {reason}"
+    )
+
+
+def _not_runnable(follow: Any, function: str, framework: str, why: str) -> None:
+    if _follow(follow, function):
+        raise PoolTutorError(
+            f"follow='runtime' is not possible for {function}: {framework} cannot be run on "
+            f"this machine ({why}), so there is no runtime to reproduce; use follow='spec'"
+        )
+
+
+def _compute_as(x: np.ndarray, table: dict) -> np.ndarray:
+    """``x`` converted to the dtype a runtime computes it in (numpy's casting: int64 to
+    int32 wraps modulo 2**32, float64 to float32 rounds to nearest)."""
+    target = table.get(x.dtype.name)
+    return x if target is None else x.astype(target)
+
+
+def _lowest_start(y, idx, lowest, input_shape, layout):
+    """A kernel that starts every window at ``lowest`` with the index of its plane's first
+    element and takes a tap only if strictly greater (OpenVINO, TensorFlow): every value
+    ``<= lowest`` (an empty window, -inf, only NaN) becomes ``lowest`` at that index."""
+    below = ~(y > lowest)
+    if below.any():
+        y = np.where(below, lowest, y).astype(y.dtype, copy=False)
+        if idx is not None:
+            idx = np.where(below, from_plane(np.zeros_like(idx), input_shape, layout), idx)
+    return y, idx
 
 
 # --------------------------------------------------------------------------- shared checks
@@ -211,7 +365,7 @@ def _torch_common(x, kernel_size, stride, padding):
 
 
 def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                   return_indices=False):
+                   return_indices=False, *, follow="spec"):
     """PyTorch ``max_pool1d`` / ``max_pool2d`` / ``max_pool3d`` (chosen by the rank of ``x``).
 
     PyTorch pads symmetrically, at most half the (undilated) kernel; with
@@ -241,7 +395,8 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     ``-inf`` (the lowest integer for integer input) and index ``-1`` here;
     PyTorch's CPU kernel returns ``-inf`` with the flattened position of a
     tap outside the input (TV20: 2 for a 2-element input; in 2-D and 3-D
-    that number can even fall inside the plane).
+    that number can even fall inside the plane).  ``follow="runtime"``
+    reproduces it (rule ``empty_index`` of :data:`RUNTIME_RULES`).
 
     With ``ceil_mode`` PyTorch accepts one window longer than the padded
     input when it starts inside it (``I=1, K=2, S=2``: one output);
@@ -257,6 +412,7 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     >>> torch_max_pool(np.array([[[3.0, 3, 1, 3]]]), 2, 1, return_indices=True)[1].tolist()
     [[[0, 1, 3]]]
     """
+    runtime = _follow(follow, "torch_max_pool")
     x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
     dil = check_per_axis("dilation", dilation, ndim, minimum=1)
     ceil = _flag("ceil_mode", ceil_mode)
@@ -269,11 +425,32 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     r = pooling.max_pool(x, kernel, stride_t, pad, dil, rounding=rounding,
                          return_indices=want, index_layout="plane",
                          **_rules("torch_max_pool", *_MAX_KEYS))
+    if want and runtime:
+        return r.output, _torch_first_tap_index(r.indices, r.geometry)
     return (r.output, r.indices) if want else r.output
 
 
+def _torch_first_tap_index(idx: np.ndarray, geom) -> np.ndarray:
+    """PyTorch's CPU kernel (rule ``empty_index``): it starts each window's index at its
+    first tap with a coordinate ``>= 0`` on every axis (``while (ih0 < 0) ih0 += dilH``),
+    flattened row-major in the plane, and keeps it when no tap wins."""
+    empty = idx < 0
+    if not empty.any():
+        return idx
+    ndim = geom.ndim
+    first = np.zeros((1, 1) + geom.output_shape, dtype=np.int64)
+    for axis, a in enumerate(geom.axes):
+        starts = np.array(a.window_starts, dtype=np.int64)
+        starts = np.where(starts < 0, starts + (-starts + a.dilation - 1) // a.dilation
+                          * a.dilation, starts)
+        shape = [1] * (2 + ndim)
+        shape[2 + axis] = a.output_size
+        first = first * a.input_size + starts.reshape(shape)
+    return np.where(empty, first, idx)
+
+
 def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
-                   count_include_pad=True, divisor_override=None):
+                   count_include_pad=True, divisor_override=None, *, follow="spec"):
     """PyTorch ``avg_pool1d`` / ``avg_pool2d`` / ``avg_pool3d`` (chosen by the rank of ``x``).
 
     Symmetric padding of at most half the kernel, the ``ceil_torch`` rule
@@ -308,7 +485,10 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     >>> torch_avg_pool(x, 3, 2, padding=1, ceil_mode=True, count_include_pad=False).tolist()
     [[[1.5, 3.0, 5.0, 6.0]]]
     """
+    runtime = _follow(follow, "torch_avg_pool")
     x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
+    if runtime:
+        _torch_float_only(x, f"avg_pool{ndim}d")
     ceil = _flag("ceil_mode", ceil_mode)
     include = _flag("count_include_pad", count_include_pad)
     sign = 1
@@ -344,6 +524,13 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     return y if sign > 0 else -y
 
 
+def _torch_float_only(x: np.ndarray, op: str) -> None:
+    if x.dtype.kind != "f":
+        raise _refused("torch", f"{op} of x with dtype {x.dtype}",
+                       f"'{op}' is not implemented for integer tensors on the CPU (PyTorch "
+                       f"pools floating tensors only); cast x to a float dtype")
+
+
 def _torch_output_size(x, output_size, ndim):
     """PyTorch's ``output_size``: an int, or one entry per axis where None keeps the input size."""
     if isinstance(output_size, (list, tuple)) and any(o is None for o in output_size):
@@ -363,7 +550,7 @@ def _torch_output_size(x, output_size, ndim):
     return sizes
 
 
-def torch_adaptive_max_pool(x, output_size, return_indices=False):
+def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow="spec"):
     """PyTorch ``adaptive_max_pool1d`` / ``2d`` / ``3d``.
 
     Output cell ``i`` of an axis reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``;
@@ -385,25 +572,31 @@ def torch_adaptive_max_pool(x, output_size, return_indices=False):
     >>> y.tolist(), i.tolist()
     ([[[3.0, 4.0, 5.0]]], [[[0, 2, 4]]])
     """
+    runtime = _follow(follow, "torch_adaptive_max_pool")
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     out = _torch_output_size(x, output_size, ndim)
     want = _flag("return_indices", return_indices)
+    if runtime:
+        _torch_float_only(x, f"adaptive_max_pool{ndim}d")
     r = pooling.adaptive_max_pool(x, out, return_indices=want,
                                   **_rules("torch_adaptive_max_pool", "nan_policy", "ties",
                                            "index_layout"))
     return (r.output, r.indices) if want else r.output
 
 
-def torch_adaptive_avg_pool(x, output_size):
+def torch_adaptive_avg_pool(x, output_size, *, follow="spec"):
     """PyTorch ``adaptive_avg_pool1d`` / ``2d`` / ``3d``: the mean of each adaptive bin.
 
     >>> torch_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2]]]), 4).tolist()   # TV25
     [[[2.0, 2.0, 5.0, 5.5]]]
     """
+    runtime = _follow(follow, "torch_adaptive_avg_pool")
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     out = _torch_output_size(x, output_size, ndim)
+    if runtime:
+        _torch_float_only(x, f"adaptive_avg_pool{ndim}d")
     return pooling.adaptive_avg_pool(x, out).output
 
 
@@ -432,8 +625,26 @@ def _onnx_pads(pads, ndim: int) -> tuple[tuple[int, int], ...]:
     return tuple((flat[i], flat[i + ndim]) for i in range(ndim))
 
 
-def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode):
-    """Check the shared MaxPool / AveragePool attributes; return the engine arguments."""
+_ORT_MAX_DTYPES = ("float16", "float32", "float64", "int8", "uint8")
+_ORT_AVG_DTYPES = ("float16", "float32")
+
+
+def _ort_same_padding(size: int, kernel: int, stride: int, upper: bool) -> tuple[int, int]:
+    """onnxruntime's SAME_* padding (rule ``same_pads``): the total pad from the *undilated*
+    kernel, not clamped at 0, split with C's truncating division."""
+    total = (-(-size // stride) - 1) * stride + kernel - size
+    head = int(total / 2) if upper else int((total + 1) / 2)
+    return head, total - head
+
+
+def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode,
+                        runtime=False, op="MaxPool"):
+    """Check the shared MaxPool / AveragePool attributes; return the engine arguments.
+
+    Returns ``(x, kernel, strides, pairs, dilations, rounding, crop)``; ``crop`` is
+    None, or (onnxruntime's negative SAME padding) the ``(begin, end)`` elements
+    to cut off each spatial axis of ``x`` before pooling it with ``pairs``.
+    """
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     kernel = check_per_axis("kernel_shape", kernel_shape, ndim, minimum=1)
@@ -445,32 +656,81 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         auto_pad = auto_pad.decode("ascii", "replace")
     check_choice("auto_pad", auto_pad, _ONNX_AUTO_PADS)
     ceil = _flag("ceil_mode", ceil_mode, "0 or 1")
+    crop = None
+    if runtime:
+        allowed = _ORT_MAX_DTYPES if op == "MaxPool" else _ORT_AVG_DTYPES
+        if x.dtype.name not in allowed:
+            raise _refused("onnxruntime", f"{op} of x with dtype {x.dtype}",
+                           f"its CPU {op} kernel is registered for {', '.join(allowed)} only "
+                           f"('Could not find an implementation for {op}')")
+        if pads is not None:
+            pairs = _onnx_pads(pads, ndim)
+            for axis, ((pb, pe), k) in enumerate(zip(pairs, kernel, strict=True)):
+                if pb >= k or pe >= k:
+                    raise _refused("onnxruntime", f"pads={list(pads)!r}",
+                                   f"'Pad should be smaller than kernel.' (spatial axis "
+                                   f"{axis}: pads {pb}/{pe}, kernel_shape {k}); the ONNX spec "
+                                   f"allows it, follow='spec' computes it")
     if auto_pad == "NOTSET":
         pairs = ((0, 0),) * ndim if pads is None else _onnx_pads(pads, ndim)
         rounding = "ceil_torch" if ceil else "floor"
     else:
-        if pads is not None:
+        if pads is not None and not runtime:
             raise PoolTutorError(
                 f"pads={pads!r} is not allowed with auto_pad={auto_pad!r}: the ONNX pads "
                 f"attribute cannot be used simultaneously with auto_pad (leave pads=None, or "
-                f"use auto_pad='NOTSET')"
+                f"use auto_pad='NOTSET'; onnxruntime ignores pads then: follow='runtime')"
             )
         if auto_pad == "VALID":
             pairs = ((0, 0),) * ndim
+        elif runtime:                        # rule same_pads: the undilated kernel, unclamped
+            raw = [_ort_same_padding(i, k, s, auto_pad == "SAME_UPPER")
+                   for i, k, s in zip(x.shape[2:], kernel, stride_t, strict=True)]
+            pairs = tuple((max(pb, 0), max(pe, 0)) for pb, pe in raw)
+            if any(pb < 0 or pe < 0 for pb, pe in raw):
+                crop = tuple((max(-pb, 0), max(-pe, 0)) for pb, pe in raw)
         else:
             upper = auto_pad == "SAME_UPPER"
             pairs = tuple(same_padding(i, k, s, d, upper=upper)
                           for i, k, s, d in zip(x.shape[2:], kernel, stride_t, dil, strict=True))
-        # SAME: O = ceil(I / S) exactly; VALID: the spec's formula is the floor
-        # size, with or without ceil_mode
-        rounding = "floor"
-    _fit_geometry(x, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
+        # spec: SAME: O = ceil(I / S) exactly; VALID: the spec's formula is the floor
+        # size, with or without ceil_mode.  onnxruntime: ceil_mode rounds up (with the clip)
+        rounding = "ceil_torch" if (runtime and ceil) else "floor"
+    pooled = x if crop is None else _crop(x, crop)
+    _fit_geometry(pooled, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
                   given=kernel_shape, reason=_ONNX_TOO_SMALL, overhang_ok=True)
-    return x, kernel, stride_t, pairs, dil, rounding
+    return x, kernel, stride_t, pairs, dil, rounding, crop
+
+
+def _crop(x: np.ndarray, crop) -> np.ndarray:
+    """``x`` without ``crop[axis] = (begin, end)`` elements at the ends of each spatial axis."""
+    cut = tuple(slice(b, x.shape[2 + a] - e) for a, (b, e) in enumerate(crop))
+    return x[(slice(None), slice(None)) + cut]
+
+
+def _uncrop_plane(plane: np.ndarray, cropped_shape, crop, input_shape) -> np.ndarray:
+    """Plane positions in the cropped input back to plane positions in the input."""
+    spatial = tuple(cropped_shape[2:])
+    coords = np.unravel_index(np.where(plane < 0, 0, plane), spatial)
+    full = np.ravel_multi_index(
+        tuple(c + b for c, (b, _) in zip(coords, crop, strict=True)), tuple(input_shape[2:]))
+    return np.where(plane < 0, -1, full)
+
+
+def _ort_empty_index(input_shape, layout: str) -> np.ndarray:
+    """onnxruntime's index of an empty window (rule ``empty_index``): the position
+    ``(-1, ..., -1)`` written in ``layout`` (row-major or column-major), after the plane
+    offset, broadcastable to ``(N, C, 1, ...)``."""
+    spatial = tuple(input_shape[2:])
+    order = spatial[::-1] if layout == "tensor" else spatial
+    strides = np.cumprod((1,) + order[:-1])
+    n = np.arange(input_shape[0]).reshape((-1, 1) + (1,) * len(spatial))
+    c = np.arange(input_shape[1]).reshape((1, -1) + (1,) * len(spatial))
+    return (n * input_shape[1] + c) * int(np.prod(spatial)) - int(strides.sum())
 
 
 def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto_pad="NOTSET",
-                  ceil_mode=0, storage_order=0):
+                  ceil_mode=0, storage_order=0, *, follow="spec"):
     """ONNX ``MaxPool`` (opset 22) with both outputs, ``(Y, Indices)``.
 
     Explicit ``pads`` (any values ``>= 0``) with the floor rule, or with
@@ -551,17 +811,32 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     >>> i.item()                                                      # TV16
     2
     """
-    x, kernel, stride_t, pairs, dil, rounding = _onnx_geometry_args(
-        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode)
+    runtime = _follow(follow, "onnx_max_pool")
+    x, kernel, stride_t, pairs, dil, rounding, crop = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime, "MaxPool")
     order = _flag("storage_order", storage_order, "0 (row major) or 1 (column major)")
-    r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding, return_indices=True,
-                         index_layout="tensor_colmajor" if order else "tensor",
-                         **_rules("onnx_max_pool", *_MAX_KEYS))
-    return r.output, r.indices
+    layout = "tensor_colmajor" if order else "tensor"
+    if not runtime:
+        r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
+                             return_indices=True, index_layout=layout,
+                             **_rules("onnx_max_pool", *_MAX_KEYS))
+        return r.output, r.indices
+    # onnxruntime's Y + Indices kernel: the first input element of a window always
+    # starts it, then only a strictly greater one (NaN first sticks); an empty window is
+    # lowest() with the code of position (-1, ..., -1)
+    pooled = x if crop is None else _crop(x, crop)
+    r = pooling.max_pool(pooled, kernel, stride_t, pairs, dil, rounding=rounding,
+                         return_indices=True, index_layout="plane", pad_taps="skip",
+                         empty_value="lowest", empty_index="minus_one",
+                         nan_policy="first_sticks", ties="first")
+    plane = r.indices if crop is None else _uncrop_plane(r.indices, pooled.shape, crop, x.shape)
+    idx = from_plane(plane, x.shape, layout)
+    idx = np.where(plane < 0, _ort_empty_index(x.shape, layout), idx)
+    return r.output, idx
 
 
 def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
-                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0):
+                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, *, follow="spec"):
     """ONNX ``AveragePool`` (opset 22).
 
     Window placement as :func:`onnx_max_pool` (explicit pads with the floor
@@ -599,10 +874,12 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
     >>> onnx_average_pool(x, [2], auto_pad="SAME_LOWER", count_include_pad=1).tolist()
     [[[0.5, 3.0, 3.5, 4.5]]]
     """
-    x, kernel, stride_t, pairs, dil, rounding = _onnx_geometry_args(
-        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode)
+    runtime = _follow(follow, "onnx_average_pool")
+    x, kernel, stride_t, pairs, dil, rounding, crop = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime, "AveragePool")
     include = _flag("count_include_pad", count_include_pad, "0 or 1")
-    return pooling.avg_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
+    pooled = x if crop is None else _crop(x, crop)
+    return pooling.avg_pool(pooled, kernel, stride_t, pairs, dil, rounding=rounding,
                             divisor="padded" if include else "valid").output
 
 
