@@ -200,9 +200,12 @@ RUNTIME_RULES = MappingProxyType({
                      "int32 (values wrap modulo 2**32); lowest() is the compute type's")),
     "openvino_avg_pool": MappingProxyType(dict(
         same_rounding="same_*: the SAME pads, then the rounding_type's own rule",
-        divisor="exclude_pad=False: explicit pads divide by the whole kernel prod(kernel), "
-                "same_* / valid by the taps inside the padded extent",
-        empty_value="nan: a window with no counted element is 0/0",
+        divisor="exclude_pad=False: divides by the whole kernel prod(kernel), also where the "
+                "window overhangs the padded input",
+        divisor_no_pads="exclude_pad=False with all pads 0 (explicit, valid, or same_* that "
+                        "need none): divides as exclude_pad=True",
+        empty_value="nan: a window with no counted element is 0/0 (-0.0 for same_upper "
+                    "with exclude_pad=False)",
         compute_type="float16 and float64 computed as float32")),
     "openvino_adaptive_max_pool": MappingProxyType(dict(
         refuses="index_element_type='i64' ('CPU plugin does not support i64 for use with "
@@ -888,6 +891,8 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
 _OV_ROUNDING = ("floor", "ceil", "ceil_torch")
 _OV_AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
 _OV_INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
+#: rule compute_type: the dtypes OpenVINO's CPU plugin converts its input to.
+_OV_COMPUTE = {"float16": np.float32, "float64": np.float32, "int64": np.int32}
 _OV_TOO_SMALL = ("OpenVINO: 'Kernel after dilation has size ... larger than the data shape "
                  "after padding'")
 
@@ -911,7 +916,7 @@ def _ov_index_type(index_element_type: Any, x: np.ndarray):
 
 def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
                       rounding_type="floor", auto_pad="explicit", index_element_type="i64",
-                      axis=0):
+                      axis=0, *, follow="spec"):
     """OpenVINO ``MaxPool-14`` (``MaxPool-8`` for ``floor`` / ``ceil``), ``(Y, indices)``.
 
     ``rounding_type`` ``floor``, raw ``ceil`` (the last window may start in
@@ -953,6 +958,15 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     its own Example 6 and the shape-inference code round up (3x3, K2, S2:
     2x2); pooltutor follows the example and the code.
 
+    ``follow="runtime"`` (OpenVINO 2026.4 CPU plugin): with ``same_*`` the
+    rounding type still applies to the SAME-padded input, so raw ``ceil``
+    can lay extra windows (x ``(1, 1, 2)``, kernel 1, stride 3, dilation 2,
+    ``same_lower``, ``ceil``: 2 outputs, the second empty: lowest value,
+    index 0); float16 and float64 are computed as float32 (an empty window
+    of float16 gives float32's lowest, which is ``-inf`` in float16) and
+    int64 as int32 (values wrap modulo ``2**32``; the lowest value is
+    int32's).
+
     Examples
     --------
     TV03, raw ``ceil``: a fourth window made of padding only.
@@ -964,6 +978,7 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     >>> openvino_max_pool(x, 2, 1, 1, 2, rounding_type="ceil_torch")[0].tolist()
     [[[1.0, 3.0, 5.0]]]
     """
+    runtime = _follow(follow, "openvino_max_pool")
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     stride_t = check_per_axis("strides", strides, ndim, minimum=1)
@@ -975,6 +990,9 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     rounding = _ov_choice("rounding_type", rounding_type, _OV_ROUNDING)
     pad_kind = _ov_choice("auto_pad", auto_pad, _OV_AUTO_PADS)
     index_dtype = _ov_index_type(index_element_type, x)
+    out_dtype = x.dtype
+    if runtime:
+        x = _compute_as(x, _OV_COMPUTE)         # rule compute_type
     axis_i = check_int("axis", axis)
     if not -x.ndim <= axis_i < x.ndim:
         raise PoolTutorError(
@@ -989,21 +1007,20 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     else:
         pairs = tuple(same_padding(i, k, s, d, upper=pad_kind == "same_upper")
                       for i, k, s, d in zip(x.shape[2:], kernel_t, stride_t, dil, strict=True))
-        rounding = "floor"                     # O = ceil(I / S) exactly
+        if not runtime:
+            rounding = "floor"                 # O = ceil(I / S) exactly
+        # runtime (rule same_rounding): the rounding type's rule on the SAME-padded input
     _fit_geometry(x, kernel_t, stride_t, pairs, dil, rounding, kernel_name="kernel",
                   given=kernel, reason=_OV_TOO_SMALL)
     r = pooling.max_pool(x, kernel_t, stride_t, pairs, dil, rounding=rounding,
                          return_indices=True, index_layout="tensor",
                          **_rules("openvino_max_pool", *_MAX_KEYS))
-    y, idx = r.output, r.indices
-    lowest = fill_value(x.dtype, "lowest")
-    below = y <= lowest            # nothing beat the kernel's starting value lowest()
-    if below.any():
-        y = np.where(below, lowest, y).astype(x.dtype, copy=False)
-        idx = np.where(below, from_plane(np.zeros_like(idx), x.shape, "tensor"), idx)
+    # nothing beat the kernel's starting value lowest()
+    y, idx = _lowest_start(r.output, r.indices, fill_value(x.dtype, "lowest"), x.shape, "tensor")
     if axis_i != 0:
         idx = idx % int(np.prod(x.shape[axis_i:]))
-    return y, idx.astype(index_dtype)
+    with np.errstate(over="ignore"):          # float32's lowest is -inf in float16
+        return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
 def _ov_output_shape(x, output_shape):
@@ -1011,7 +1028,7 @@ def _ov_output_shape(x, output_shape):
     return check_per_axis("output_shape", output_shape, ndim, minimum=1)
 
 
-def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
+def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, follow="spec"):
     """OpenVINO ``AdaptiveMaxPool-8`` (seed ``000``), ``(Y, indices)``.
 
     Same bins as PyTorch (``[floor(i*I/O), ceil((i+1)*I/O))``); ties go to
@@ -1047,9 +1064,17 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
     >>> i.tolist()
     [[[[0, 1, 3], [5, 6, 8], [15, 16, 18]]]]
     """
+    runtime = _follow(follow, "openvino_adaptive_max_pool")
     x = check_tensor("x", x)
     out = _ov_output_shape(x, output_shape)
     index_dtype = _ov_index_type(index_element_type, x)
+    out_dtype = x.dtype
+    if runtime:
+        if index_dtype == np.int64:
+            raise _refused("openvino", "AdaptiveMaxPool-8 with index_element_type='i64'",
+                           "the CPU plugin fails to compile it ('CPU plugin does not support "
+                           "i64 for use with oneDNN'); index_element_type='i32' runs")
+        x = _compute_as(x, _OV_COMPUTE)
     r = pooling.adaptive_max_pool(x, out, return_indices=True,
                                   **_rules("openvino_adaptive_max_pool", "nan_policy", "ties",
                                            "index_layout"))
@@ -1063,10 +1088,10 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
             first = first * a.input_size + starts
         y = np.where(empty, np.array(np.nan, dtype=y.dtype), y)
         idx = np.where(empty, first, idx)
-    return y, idx.astype(index_dtype)
+    return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
-def openvino_adaptive_avg_pool(x, output_shape):
+def openvino_adaptive_avg_pool(x, output_shape, *, follow="spec"):
     """OpenVINO ``AdaptiveAvgPool-8``: the mean of each adaptive bin (PyTorch's bins).
 
     Floats keep their dtype.  The spec admits floating types only;
@@ -1076,9 +1101,127 @@ def openvino_adaptive_avg_pool(x, output_shape):
     >>> openvino_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2, 6, 5, 3]]]), 3).tolist()
     [[[2.25, 4.25, 4.0]]]
     """
+    runtime = _follow(follow, "openvino_adaptive_avg_pool")
     x = check_tensor("x", x)
     out = _ov_output_shape(x, output_shape)
-    return pooling.adaptive_avg_pool(x, out).output
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if runtime:
+        x = _compute_as(x, _OV_COMPUTE)
+    return pooling.adaptive_avg_pool(x, out).output.astype(out_dtype, copy=False)
+
+
+def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
+                      rounding_type="floor", auto_pad="explicit", *, follow="spec"):
+    """OpenVINO ``AvgPool-14`` (``AvgPool-1`` for ``floor`` / ``ceil``).
+
+    Window placement as :func:`openvino_max_pool` (no dilation):
+    ``rounding_type`` ``floor``, raw ``ceil`` or ``ceil_torch``; ``auto_pad``
+    ``same_upper`` / ``same_lower`` (``O = ceil(I/S)``, overriding the pads)
+    or ``valid``.  ``exclude_pad=True`` divides by the input elements of the
+    window, ``False`` by the taps inside the padded extent (padding counts, a
+    ceil overhang past it does not).  A window with no counted element gives
+    0.  Floats keep their dtype; integers give float64.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+    strides, pads_begin, pads_end, kernel : int or one int per spatial axis
+    exclude_pad : bool
+        Required, as in the IR (``exclude-pad``).
+    rounding_type : {'floor', 'ceil', 'ceil_torch'}
+    auto_pad : {'explicit', 'same_upper', 'same_lower', 'valid'}
+
+    Raises
+    ------
+    ValueError
+        With ``exclude_pad=True``, a pad that is not smaller than the kernel
+        (OpenVINO's shape inference: "Kernel after dilation is sometimes
+        entirely in the padding area ... and this is not allowed").
+
+    Notes
+    -----
+    ``follow="runtime"`` (OpenVINO 2026.4 CPU plugin): ``same_*`` keep the
+    rounding type's rule (raw ``ceil`` lays extra windows, as MaxPool);
+    with ``exclude_pad=False`` padding divides by the whole kernel
+    ``prod(kernel)`` even where the window overhangs the padded input (TV14's
+    last window ``[x6, pad, past]``: ``6/3 = 2``, not ``6/2 = 3``), but with
+    no padding at all (pads 0, ``valid``, or ``same_*`` needing none) it
+    divides as ``exclude_pad=True``; a window with no counted element is
+    ``0/0 = nan`` (``-0.0`` for ``same_upper`` with ``exclude_pad=False``);
+    float16 / float64 are computed as float32.
+
+    Examples
+    --------
+    >>> x = np.arange(1.0, 7.0, dtype=np.float32).reshape(1, 1, 6)             # TV14
+    >>> openvino_avg_pool(x, 2, 1, 1, 3, exclude_pad=False, rounding_type="ceil").tolist()
+    [[[1.0, 3.0, 5.0, 3.0]]]
+    >>> openvino_avg_pool(x, 2, 1, 1, 3, exclude_pad=False, rounding_type="ceil",
+    ...                   follow="runtime").tolist()
+    [[[1.0, 3.0, 5.0, 2.0]]]
+    """
+    runtime = _follow(follow, "openvino_avg_pool")
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    stride_t = check_per_axis("strides", strides, ndim, minimum=1)
+    pb = check_per_axis("pads_begin", pads_begin, ndim, minimum=0)
+    pe = check_per_axis("pads_end", pads_end, ndim, minimum=0)
+    kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
+    exclude = _flag("exclude_pad", exclude_pad)
+    rounding = _ov_choice("rounding_type", rounding_type, _OV_ROUNDING)
+    pad_kind = _ov_choice("auto_pad", auto_pad, _OV_AUTO_PADS)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if pad_kind == "explicit":
+        pairs = tuple(zip(pb, pe, strict=True))
+        if exclude:
+            for axis, (k, b, e) in enumerate(zip(kernel_t, pb, pe, strict=True)):
+                if not (k > b and k > e):
+                    raise PoolTutorError(
+                        f"pads_begin={pads_begin!r} / pads_end={pads_end!r} are not allowed "
+                        f"with exclude_pad=True and kernel={kernel!r}: on spatial axis {axis} "
+                        f"the pads {b}/{e} are not smaller than the kernel {k} (OpenVINO: "
+                        f"'Kernel after dilation is sometimes entirely in the padding area "
+                        f"... and this is not allowed'); need pads < kernel"
+                    )
+    elif pad_kind == "valid":
+        pairs = ((0, 0),) * ndim
+    else:
+        pairs = tuple(same_padding(i, k, s, 1, upper=pad_kind == "same_upper")
+                      for i, k, s in zip(x.shape[2:], kernel_t, stride_t, strict=True))
+        if not runtime:
+            rounding = "floor"
+    _fit_geometry(x, kernel_t, stride_t, pairs, (1,) * ndim, rounding, kernel_name="kernel",
+                  given=kernel, reason=_OV_TOO_SMALL)
+    if not runtime:
+        return pooling.avg_pool(x, kernel_t, stride_t, pairs, rounding=rounding,
+                                divisor="valid" if exclude else "padded").output
+    x = _compute_as(x, _OV_COMPUTE)
+    if exclude or not any(b or e for b, e in pairs):
+        divisor = "valid"                    # rule divisor: no padding at all excludes it
+    else:                                    # rule divisor: the whole kernel
+        divisor = int(np.prod(kernel_t))
+    y = pooling.avg_pool(x, kernel_t, stride_t, pairs, rounding=rounding, divisor=divisor).output
+    if isinstance(divisor, str):             # rule empty_value: 0/0 where nothing is counted
+        geom = pool_geometry(x.shape[2:], kernel_t, stride_t, pairs, 1, rounding)
+        # measured oddity: same_upper without padding (include pad) gives -0.0 there
+        odd = not exclude and pad_kind == "same_upper"
+        y = np.where(_window_counts(geom, divisor) == 0, -0.0 if odd else np.nan, y)
+    return y.astype(out_dtype, copy=False)
+
+
+def _window_counts(geom, which: str) -> np.ndarray:
+    """Per window, its taps inside the input (``"valid"``) or inside the padded extent
+    ``[-pb, I + pe)`` (``"padded"``), shaped ``(1, 1, *out_spatial)``."""
+    count = np.ones((1, 1) + geom.output_shape, dtype=np.int64)
+    for axis, a in enumerate(geom.axes):
+        lo, hi = (0, a.input_size) if which == "valid" else (-a.pad_begin,
+                                                               a.input_size + a.pad_end)
+        starts = np.array(a.window_starts, dtype=np.int64)
+        n = np.clip(np.minimum(starts + a.effective_kernel, hi) - np.maximum(starts, lo), 0,
+                    None)
+        shape = [1] * (2 + geom.ndim)
+        shape[2 + axis] = a.output_size
+        count = count * n.reshape(shape)
+    return count
 
 
 # --------------------------------------------------------------------------- DirectML
