@@ -204,8 +204,9 @@ RUNTIME_RULES = MappingProxyType({
                 "window overhangs the padded input",
         divisor_no_pads="exclude_pad=False with all pads 0 (explicit, valid, or same_* that "
                         "need none): divides as exclude_pad=True",
-        empty_value="nan: a window with no counted element is 0/0 (-0.0 for same_upper "
-                    "with exclude_pad=False)",
+        empty_value="nan: a window with no counted element is 0/0 (same_upper with "
+                    "exclude_pad=False: -0.0 for float32, nan for float16; not reproduced, "
+                    "raises)",
         compute_type="float16 and float64 computed as float32")),
     "openvino_adaptive_max_pool": MappingProxyType(dict(
         refuses="index_element_type='i64' ('CPU plugin does not support i64 for use with "
@@ -1147,7 +1148,8 @@ def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
     last window ``[x6, pad, past]``: ``6/3 = 2``, not ``6/2 = 3``), but with
     no padding at all (pads 0, ``valid``, or ``same_*`` needing none) it
     divides as ``exclude_pad=True``; a window with no counted element is
-    ``0/0 = nan`` (``-0.0`` for ``same_upper`` with ``exclude_pad=False``);
+    ``0/0 = nan`` (with ``same_upper`` and ``exclude_pad=False`` it is
+    -0.0 for float32 but nan for float16: not reproduced, ``ValueError``);
     float16 / float64 are computed as float32.
 
     Examples
@@ -1202,9 +1204,15 @@ def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
     y = pooling.avg_pool(x, kernel_t, stride_t, pairs, rounding=rounding, divisor=divisor).output
     if isinstance(divisor, str):             # rule empty_value: 0/0 where nothing is counted
         geom = pool_geometry(x.shape[2:], kernel_t, stride_t, pairs, 1, rounding)
-        # measured oddity: same_upper without padding (include pad) gives -0.0 there
-        odd = not exclude and pad_kind == "same_upper"
-        y = np.where(_window_counts(geom, divisor) == 0, -0.0 if odd else np.nan, y)
+        empty = _window_counts(geom, divisor) == 0
+        if empty.any() and not exclude and pad_kind == "same_upper":
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce this call: OpenVINO's CPU plugin gives an "
+                "empty window of same_upper with exclude_pad=False and no padding -0.0 for "
+                "float32 but nan for float16 (measured, 2026.4); pooltutor does not guess; "
+                "use follow='spec'"
+            )
+        y = np.where(empty, np.nan, y)
     return y.astype(out_dtype, copy=False)
 
 
@@ -1228,7 +1236,7 @@ def _window_counts(geom, which: str) -> np.ndarray:
 
 
 def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, dilations,
-                          output_indices=True):
+                          output_indices=True, *, follow="spec"):
     """DirectML ``DML_MAX_POOLING2_OPERATOR_DESC`` (seed ``002``), ``(Y, Indices or None)``.
 
     4-D or 5-D input only (``DimensionCount`` 2 or 3).  The output length
@@ -1273,6 +1281,8 @@ def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, d
     >>> y.tolist(), i.tolist(), i.dtype
     ([[[[2.0, 3.0, 4.0, 5.0, 4.0]]]], [[[[1, 2, 3, 4, 3]]]], dtype('uint32'))
     """
+    _not_runnable(follow, "directml_max_pooling2", "DirectML",
+                  "it needs Windows with a DirectX 12 GPU")
     x = check_tensor("x", x, min_ndim=4, max_ndim=5, layout="(N, C, H, W) or (N, C, D, H, W)")
     if x.size > np.iinfo(np.uint32).max:
         raise PoolTutorError(
@@ -1324,7 +1334,7 @@ def _trt_pooling_type(value: Any) -> str:
 
 def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
                      padding_mode="EXPLICIT_ROUND_DOWN", pooling_type="MAX",
-                     average_count_excludes_padding=True, blend_factor=0.0):
+                     average_count_excludes_padding=True, blend_factor=0.0, *, follow="spec"):
     """TensorRT ``IPoolingLayer`` under a ``PaddingMode`` (seed ``004``).
 
     The padding and the output length come from
@@ -1388,7 +1398,10 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
     """
     from .padding_modes import output_geometry
 
+    _not_runnable(follow, "tensorrt_pooling", "TensorRT", "it needs an NVIDIA GPU")
     x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    check_per_axis("window_size", window_size, ndim, minimum=1)
     ptype = _trt_pooling_type(pooling_type)
     exclude = _flag("average_count_excludes_padding", average_count_excludes_padding)
     if (isinstance(blend_factor, (bool, np.bool_))
@@ -1401,8 +1414,16 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
     if not (math.isfinite(b) and 0.0 <= b <= 1.0):
         raise PoolTutorError(
             f"blend_factor={blend_factor!r} is not allowed: need a float in [0, 1]")
-    g = output_geometry(x.shape[2:], window_size, stride, pre_padding=pre_padding,
-                        post_padding=post_padding, padding_mode=padding_mode, layer="pooling")
+    try:
+        g = output_geometry(x.shape[2:], window_size, stride, pre_padding=pre_padding,
+                            post_padding=post_padding, padding_mode=padding_mode,
+                            layer="pooling")
+    except PoolTutorError as exc:                # output_geometry says window=, F
+        text = str(exc)
+        if text.startswith("window="):
+            text = f"window_size={window_size!r} (F = {text[len('window='):]}"
+            text = text.replace(" does not fit", ") does not fit", 1)
+        raise PoolTutorError(text) from None
     pairs = tuple(zip(g.pre_padding, g.post_padding, strict=True))
     geo = dict(kernel=g.window, stride=g.stride, padding=pairs, dilation=g.dilation,
                rounding=g.rounding)
@@ -1458,7 +1479,8 @@ def _tf_window(name: str, value: Any) -> tuple[int, int]:
         ) from None
 
 
-def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False):
+def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False, *,
+                                    follow="spec"):
     """``tf.nn.max_pool_with_argmax`` on 4-D NHWC input, ``(Y, argmax)``.
 
     ``padding`` ``'VALID'`` (no padding, ``O = ceil((I - K + 1)/S)``) or
@@ -1485,6 +1507,12 @@ def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in
     of each window and then only a strictly greater one, so a NaN survives
     only when it is the first element of the window; pooltutor's engine has
     no such rule and propagates NaN as PyTorch does (last NaN's index).
+    ``follow="runtime"`` reproduces the CPU kernel (``nan_policy=
+    "first_sticks"``), and its VALID length ``trunc((I - K + S) / S)``: a
+    window longer than the input gives an empty axis when that is 0 (``I=2,
+    K=3, S=1``), and the refusal "Computed output size would be negative"
+    below; the spec (``ceil((I - K + 1)/S)``) raises for every window
+    longer than the input.
 
     Examples
     --------
@@ -1493,22 +1521,220 @@ def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in
     >>> y.tolist(), a.tolist()
     ([[[[6.0, 7.0]]]], [[[[6, 7]]]])
     """
+    runtime = _follow(follow, "tensorflow_max_pool_with_argmax")
     x = check_tensor("x", x, min_ndim=4, max_ndim=4, layout="(N, H, W, C) (NHWC)")
     k = _tf_window("ksize", ksize)
     s = _tf_window("strides", strides)
     check_choice("padding", padding, _TF_PADDINGS)
     batch = _flag("include_batch_in_index", include_batch_in_index)
     nchw = np.moveaxis(x, 3, 1)                      # a view: the engine pools (N, C, H, W)
-    if padding == "SAME":
-        pairs = tuple(same_padding(i, kk, ss, 1, upper=True)
-                      for i, kk, ss in zip(nchw.shape[2:], k, s, strict=True))
-    else:
-        pairs = ((0, 0), (0, 0))
-    _fit_geometry(nchw, k, s, pairs, (1, 1), "floor", kernel_name="ksize",
-                  given=ksize, reason="TensorFlow: 'Computed output size would be negative'")
+    pairs = _tf_pads(nchw, k, s, padding, ksize, runtime)
+    if pairs is None:                                # runtime: an empty VALID axis
+        n, c, h, w = _tf_empty(nchw, k, s)
+        return np.empty((n, h, w, c), x.dtype), np.empty((n, h, w, c), np.int64)
+    rules = _rules("tensorflow_max_pool_with_argmax", *_MAX_KEYS)
+    if runtime:
+        rules["nan_policy"] = "first_sticks"          # RUNTIME_RULES nan_policy
     r = pooling.max_pool(nchw, k, s, pairs, 1, rounding="floor", return_indices=True,
-                         index_layout="nhwc_batch" if batch else "nhwc",
-                         **_rules("tensorflow_max_pool_with_argmax", *_MAX_KEYS))
+                         index_layout="nhwc_batch" if batch else "nhwc", **rules)
     y = np.ascontiguousarray(np.moveaxis(r.output, 1, 3))
     argmax = np.ascontiguousarray(np.moveaxis(r.indices, 1, 3))
     return y, argmax
+
+
+_TF_NEGATIVE = "TensorFlow: 'Computed output size would be negative'"
+
+
+def _tf_valid_length(size: int, k: int, s: int) -> int:
+    """TensorFlow's VALID length as its CPU kernels compute it (rule ``valid_length``):
+    ``(I - K + S) / S`` in C's truncating division."""
+    return int((size - k + s) / s)
+
+
+def _tf_pads(nc, k, s, padding, given, runtime):
+    """SAME (upper) or VALID pads for the ``(N, C, *spatial)`` view ``nc``; None when the
+    runtime's VALID length is 0 on some axis (an empty output)."""
+    ndim = nc.ndim - 2
+    if padding == "SAME":
+        pairs = tuple(same_padding(i, kk, ss, 1, upper=True)
+                      for i, kk, ss in zip(nc.shape[2:], k, s, strict=True))
+    else:
+        pairs = ((0, 0),) * ndim
+        if runtime:
+            lengths = [_tf_valid_length(i, kk, ss)
+                       for i, kk, ss in zip(nc.shape[2:], k, s, strict=True)]
+            for axis, (o, i, kk, ss) in enumerate(zip(lengths, nc.shape[2:], k, s,
+                                                      strict=True)):
+                if o < 0:
+                    raise _refused("tensorflow", f"ksize={given!r}",
+                                   f"'Computed output size would be negative: {o}' (spatial "
+                                   f"axis {axis}: input {i}, window {kk}, stride {ss}: "
+                                   f"(I - K + S) / S in integer division)")
+            if 0 in lengths:
+                return None
+    _fit_geometry(nc, k, s, pairs, (1,) * ndim, "floor", kernel_name="ksize", given=given,
+                  reason=_TF_NEGATIVE)
+    return pairs
+
+
+def _tf_empty(nc, k, s) -> tuple[int, ...]:
+    """The ``(N, C, *out)`` shape of an empty VALID result (some axis of length 0)."""
+    return nc.shape[:2] + tuple(max(_tf_valid_length(i, kk, ss), 0)
+                                for i, kk, ss in zip(nc.shape[2:], k, s, strict=True))
+
+
+_TF_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+
+
+def _tf_pool_args(x, ksize, strides, padding, data_format, function, runtime):
+    """Check ``tf.nn.max_pool`` / ``avg_pool`` arguments; ``(nc_view, k, s, channels_last)``."""
+    x = check_tensor("x", x, min_ndim=3, max_ndim=5,
+                     layout="(N, W, C), (N, H, W, C) or (N, D, H, W, C) (or channels first)")
+    ndim = x.ndim - 2
+    formats = _TF_FORMATS[ndim]
+    if data_format is None:
+        data_format = formats[0]
+    if not isinstance(data_format, str) or data_format not in formats:
+        raise PoolTutorError(
+            f"data_format={data_format!r} is not allowed for x of rank {x.ndim}: need "
+            f"{formats[0]!r} (channels last, the default), {formats[1]!r} or None"
+        )
+    last = data_format == formats[0]
+    if runtime and not last:
+        op = "MaxPool" if function == "tensorflow_max_pool" else "AvgPool"
+        what = f"Default {op}ingOp only supports NHWC" if ndim < 3 else (
+            "Default Pooling3DOp only supports NDHWC")
+        raise _refused("tensorflow", f"data_format={data_format!r}",
+                       f"'{what} on device type CPU' (channels-first pooling runs on GPU "
+                       f"only); transpose x to {formats[0]}")
+    check_choice("padding", padding, _TF_PADDINGS)
+
+    def window(name, value):
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        if isinstance(value, (list, tuple)) and len(value) == x.ndim:
+            full = check_per_axis(name, list(value), x.ndim, minimum=1)
+            c = x.ndim - 1 if last else 1
+            if full[0] != 1 or full[c] != 1:
+                raise PoolTutorError(
+                    f"{name}={list(value)!r} is not allowed: with one entry per axis of x the "
+                    f"batch and channel entries must be 1 (TensorFlow pools the spatial axes "
+                    f"here)"
+                )
+            return tuple(v for i, v in enumerate(full) if i not in (0, c))
+        if isinstance(value, (list, tuple)) and len(value) == 1:
+            value = value[0]
+        try:
+            return check_per_axis(name, value, ndim, minimum=1)
+        except PoolTutorError as exc:
+            raise PoolTutorError(
+                f"{exc}; TensorFlow takes an int, {ndim} ints (one per spatial axis) or "
+                f"{x.ndim} (one per axis of x)"
+            ) from None
+
+    k = window("ksize", ksize)
+    s = window("strides", strides)
+    nc = np.moveaxis(x, -1, 1) if last else x
+    return x, nc, k, s, last
+
+
+def _tf_back(y, last):
+    return np.ascontiguousarray(np.moveaxis(y, 1, -1)) if last else y
+
+
+def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow="spec"):
+    """``tf.nn.max_pool`` with 1 to 3 spatial axes (``max_pool1d/2d/3d``).
+
+    ``padding`` ``'SAME'`` (``O = ceil(I/S)``, the odd extra pad at the end,
+    padding ignored) or ``'VALID'``; ties go to the first maximum, NaN
+    propagates as in PyTorch (the spec is silent).
+
+    Parameters
+    ----------
+    x : array_like
+        ``(N, W, C)``, ``(N, H, W, C)`` or ``(N, D, H, W, C)``, or channels
+        first with ``data_format`` ``'NCW'`` / ``'NCHW'`` / ``'NCDHW'``.
+    ksize, strides : int, one int per spatial axis, or one per axis of ``x``
+        (then the batch and channel entries are 1).
+    padding : {'SAME', 'VALID'}
+    data_format : str or None
+        ``None``: channels last.
+
+    Notes
+    -----
+    ``follow="runtime"`` (TensorFlow 2.21 CPU): with 1 or 2 spatial axes the
+    kernel starts every window at the dtype's lowest value and takes only a
+    strictly greater element, so NaN never wins and a window of NaN or
+    ``-inf`` only gives the lowest value (``[nan, nan]`` -> ``-3.4028235e38``);
+    the 3-D kernel's NaN handling follows Eigen's reduction order and is not
+    reproduced (``ValueError`` for NaN input); channels first is refused on
+    CPU, and the 3-D kernel takes float32 only; VALID lengths as
+    :func:`tensorflow_max_pool_with_argmax`.
+
+    Examples
+    --------
+    >>> x = np.array([1.0, np.nan, np.nan, np.nan], dtype=np.float32).reshape(1, 4, 1)
+    >>> tensorflow_max_pool(x, 2, 2, "VALID").ravel().tolist()
+    [nan, nan]
+    >>> tensorflow_max_pool(x, 2, 2, "VALID", follow="runtime").ravel().tolist()
+    [1.0, -3.4028234663852886e+38]
+    """
+    runtime = _follow(follow, "tensorflow_max_pool")
+    x, nc, k, s, last = _tf_pool_args(x, ksize, strides, padding, data_format,
+                                      "tensorflow_max_pool", runtime)
+    ndim = nc.ndim - 2
+    if runtime and ndim == 3:
+        if x.dtype != np.float32:
+            raise _refused("tensorflow", f"max_pool3d of x with dtype {x.dtype}",
+                           "the CPU MaxPool3D kernel is registered for float32 only "
+                           "(float16 'Could not find device', others not in its type list)")
+        if np.isnan(x).any():
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce max_pool3d of x with NaN: TensorFlow's "
+                "3-D CPU kernel (Eigen) lets a NaN win or lose by its reduction order; use "
+                "follow='spec'"
+            )
+    pairs = _tf_pads(nc, k, s, padding, ksize, runtime)
+    if pairs is None:
+        return _tf_back(np.empty(_tf_empty(nc, k, s), x.dtype), last)
+    rules = _rules("tensorflow_max_pool", *_MAX_KEYS)
+    if runtime and ndim < 3:                          # RUNTIME_RULES lowest_start
+        rules.update(nan_policy="ignore", empty_value="lowest")
+    y = pooling.max_pool(nc, k, s, pairs, 1, rounding="floor", **rules).output
+    if runtime and ndim < 3:
+        y, _ = _lowest_start(y, None, fill_value(x.dtype, "lowest"), nc.shape, "plane")
+    return _tf_back(y, last)
+
+
+def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow="spec"):
+    """``tf.nn.avg_pool`` with 1 to 3 spatial axes (``avg_pool1d/2d/3d``).
+
+    Arguments as :func:`tensorflow_max_pool`.  ``'SAME'`` divides each
+    window by its *real* elements only (padding never counts, TensorFlow:
+    "the padded input values are ignored"): converting it to an ONNX
+    ``AveragePool`` needs ``count_include_pad=0`` (onnx/onnx#388).
+    Floats keep their dtype; integers give float64 (TensorFlow refuses
+    integer averages; ``follow="runtime"`` refuses them too).
+
+    Examples
+    --------
+    >>> x = np.arange(1.0, 6.0).reshape(1, 5, 1)
+    >>> tensorflow_avg_pool(x, 3, 2, "SAME").ravel().tolist()      # pads (1, 1)
+    [1.5, 3.0, 4.5]
+    """
+    runtime = _follow(follow, "tensorflow_avg_pool")
+    x, nc, k, s, last = _tf_pool_args(x, ksize, strides, padding, data_format,
+                                      "tensorflow_avg_pool", runtime)
+    ndim = nc.ndim - 2
+    if runtime:
+        allowed = ("float32",) if ndim == 3 else ("float16", "float32", "float64")
+        if x.dtype.name not in allowed:
+            raise _refused("tensorflow", f"avg_pool{ndim}d of x with dtype {x.dtype}",
+                           f"its CPU kernel takes {', '.join(allowed)} only ('Value for attr "
+                           f"'T' of {x.dtype.name} is not in the list of allowed values')")
+    pairs = _tf_pads(nc, k, s, padding, ksize, runtime)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if pairs is None:
+        return _tf_back(np.empty(_tf_empty(nc, k, s), out_dtype), last)
+    y = pooling.avg_pool(nc, k, s, pairs, rounding="floor", divisor="valid").output
+    return _tf_back(y, last)
