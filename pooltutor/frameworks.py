@@ -204,9 +204,8 @@ RUNTIME_RULES = MappingProxyType({
                 "window overhangs the padded input",
         divisor_no_pads="exclude_pad=False with all pads 0 (explicit, valid, or same_* that "
                         "need none): divides as exclude_pad=True",
-        empty_value="nan: a window with no counted element is 0/0 (same_upper with "
-                    "exclude_pad=False: -0.0 for float32, nan for float16; not reproduced, "
-                    "raises)",
+        empty_value="not reproduced: a window with no counted element is nan (0/0) or -0.0 "
+                    "depending on the call; follow='runtime' raises ValueError there",
         compute_type="float16 and float64 computed as float32")),
     "openvino_adaptive_max_pool": MappingProxyType(dict(
         refuses="index_element_type='i64' ('CPU plugin does not support i64 for use with "
@@ -1148,9 +1147,9 @@ def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
     last window ``[x6, pad, past]``: ``6/3 = 2``, not ``6/2 = 3``), but with
     no padding at all (pads 0, ``valid``, or ``same_*`` needing none) it
     divides as ``exclude_pad=True``; a window with no counted element is
-    ``0/0 = nan`` (with ``same_upper`` and ``exclude_pad=False`` it is
-    -0.0 for float32 but nan for float16: not reproduced, ``ValueError``);
-    float16 / float64 are computed as float32.
+    ``nan`` (0/0) in some calls and ``-0.0`` in others (not reproduced:
+    ``follow="runtime"`` raises ``ValueError`` there); float16 / float64
+    are computed as float32.
 
     Examples
     --------
@@ -1205,14 +1204,13 @@ def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
     if isinstance(divisor, str):             # rule empty_value: 0/0 where nothing is counted
         geom = pool_geometry(x.shape[2:], kernel_t, stride_t, pairs, 1, rounding)
         empty = _window_counts(geom, divisor) == 0
-        if empty.any() and not exclude and pad_kind == "same_upper":
+        if empty.any():
             raise PoolTutorError(
-                "follow='runtime' does not reproduce this call: OpenVINO's CPU plugin gives an "
-                "empty window of same_upper with exclude_pad=False and no padding -0.0 for "
-                "float32 but nan for float16 (measured, 2026.4); pooltutor does not guess; "
-                "use follow='spec'"
+                "follow='runtime' does not reproduce this call: it has a window with no "
+                "counted element (past the input under rounding_type='ceil'), which "
+                "OpenVINO's CPU plugin gives as nan (0/0) or as -0.0 depending on the call "
+                "(both measured, 2026.4); pooltutor does not guess; use follow='spec' (0)"
             )
-        y = np.where(empty, np.nan, y)
     return y.astype(out_dtype, copy=False)
 
 
