@@ -226,10 +226,14 @@ RUNTIME_RULES = MappingProxyType({
         nan_policy_3d="3 spatial axes: refused for NaN input (Eigen's reduction order, not "
                       "reproduced)",
         valid_length="as tensorflow_max_pool_with_argmax",
+        same_3d="3 spatial axes, SAME: the total pad (ceil(I/S)-1)*S + K - I is not clamped "
+                "at 0 and is split with C division (begin trunc(P/2)); a window shorter than "
+                "the stride shifts into the input (I=3, K=1, S=3: reads x[1], not x[0])",
         refuses="channels-first data_format ('Default MaxPoolingOp only supports NHWC on "
                 "device type CPU'); 3-D input other than float32")),
     "tensorflow_avg_pool": MappingProxyType(dict(
         valid_length="as tensorflow_max_pool_with_argmax",
+        same_3d="as tensorflow_max_pool",
         refuses="channels-first data_format; integer input; 3-D input other than float32")),
 })
 
@@ -1549,10 +1553,22 @@ def _tf_valid_length(size: int, k: int, s: int) -> int:
     return int((size - k + s) / s)
 
 
-def _tf_pads(nc, k, s, padding, given, runtime):
+def _tf_pads(nc, k, s, padding, given, runtime, crop_out=None):
     """SAME (upper) or VALID pads for the ``(N, C, *spatial)`` view ``nc``; None when the
-    runtime's VALID length is 0 on some axis (an empty output)."""
+    runtime's VALID length is 0 on some axis (an empty output).
+
+    ``crop_out`` (a list): the 3-D kernels' SAME padding (rule ``same_3d``): Eigen's
+    volume patches compute the total pad without clamping it at 0 and split it with
+    C division, so a window shorter than the stride shifts into the input; the
+    ``(begin, end)`` crop that this negative padding means is appended to it.
+    """
     ndim = nc.ndim - 2
+    if padding == "SAME" and crop_out is not None:
+        raw = [_ort_same_padding(i, kk, ss, True)
+               for i, kk, ss in zip(nc.shape[2:], k, s, strict=True)]
+        pairs = tuple((max(b, 0), max(e, 0)) for b, e in raw)
+        crop_out.append(tuple((max(-b, 0), max(-e, 0)) for b, e in raw))
+        return pairs
     if padding == "SAME":
         pairs = tuple(same_padding(i, kk, ss, 1, upper=True)
                       for i, kk, ss in zip(nc.shape[2:], k, s, strict=True))
@@ -1666,8 +1682,10 @@ def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow=
     ``-inf`` only gives the lowest value (``[nan, nan]`` -> ``-3.4028235e38``);
     the 3-D kernel's NaN handling follows Eigen's reduction order and is not
     reproduced (``ValueError`` for NaN input); channels first is refused on
-    CPU, and the 3-D kernel takes float32 only; VALID lengths as
-    :func:`tensorflow_max_pool_with_argmax`.
+    CPU, and the 3-D kernel takes float32 only; the 3-D kernel's SAME
+    padding is not clamped at 0, so a window shorter than the stride shifts
+    into the input (``I=3, K=1, S=3``: it reads ``x[1]``, the spec ``x[0]``);
+    VALID lengths as :func:`tensorflow_max_pool_with_argmax`.
 
     Examples
     --------
@@ -1692,9 +1710,12 @@ def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow=
                 "3-D CPU kernel (Eigen) lets a NaN win or lose by its reduction order; use "
                 "follow='spec'"
             )
-    pairs = _tf_pads(nc, k, s, padding, ksize, runtime)
+    crop = [] if (runtime and ndim == 3) else None
+    pairs = _tf_pads(nc, k, s, padding, ksize, runtime, crop)
     if pairs is None:
         return _tf_back(np.empty(_tf_empty(nc, k, s), x.dtype), last)
+    if crop:
+        nc = _crop(nc, crop[0])
     rules = _rules("tensorflow_max_pool", *_MAX_KEYS)
     if runtime and ndim < 3:                          # RUNTIME_RULES lowest_start
         rules.update(nan_policy="ignore", empty_value="lowest")
@@ -1730,9 +1751,12 @@ def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow=
             raise _refused("tensorflow", f"avg_pool{ndim}d of x with dtype {x.dtype}",
                            f"its CPU kernel takes {', '.join(allowed)} only ('Value for attr "
                            f"'T' of {x.dtype.name} is not in the list of allowed values')")
-    pairs = _tf_pads(nc, k, s, padding, ksize, runtime)
+    crop = [] if (runtime and ndim == 3) else None
+    pairs = _tf_pads(nc, k, s, padding, ksize, runtime, crop)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     if pairs is None:
         return _tf_back(np.empty(_tf_empty(nc, k, s), out_dtype), last)
+    if crop:
+        nc = _crop(nc, crop[0])
     y = pooling.avg_pool(nc, k, s, pairs, rounding="floor", divisor="valid").output
     return _tf_back(y, last)
