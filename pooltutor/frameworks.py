@@ -170,9 +170,11 @@ RUNTIME_RULES = MappingProxyType({
     "torch_max_pool": MappingProxyType(dict(
         empty_index="first_tap: an empty window's index is the row-major plane position of "
                     "its first tap at a coordinate >= 0 on every axis (possibly outside the "
-                    "input, TV20: 2)")),
-    "torch_avg_pool": MappingProxyType(dict(refuses="integer input (avg_pool*: not implemented "
-                                                    "for integer dtypes)")),
+                    "input, TV20: 2)",
+        refuses="integer x in max_pool1d without return_indices")),
+    "torch_avg_pool": MappingProxyType(dict(refuses="int32 / int8 / uint8 x; float16 in 3-D; "
+                                                    "int64 (computed in integers) not "
+                                                    "reproduced")),
     "torch_adaptive_max_pool": MappingProxyType(dict(
         refuses="integer input (adaptive_max_pool*: not implemented for integer dtypes)")),
     "torch_adaptive_avg_pool": MappingProxyType(dict(
@@ -183,15 +185,20 @@ RUNTIME_RULES = MappingProxyType({
                   "negative pads crop the input",
         rounding="SAME_*, VALID: ceil_torch with ceil_mode=1",
         pads_with_auto_pad="ignored",
+        short_window="a window longer than the padded input: trunc((I+pb+pe-DK)/S)+1 "
+                     "windows (1: it reads what it overlaps, 0: an empty axis, < 0: refused)",
         empty_value="lowest", empty_index="minus_one_each_axis: the layout's code of "
                                            "position (-1, ..., -1) in the plane",
         nan_policy="first_sticks",
+        compute_type="float16 computed as float32 (an empty window: -inf)",
         refuses="pads >= kernel ('Pad should be smaller than kernel'); dtypes other than "
                 "float16/32/64, int8, uint8")),
     "onnx_average_pool": MappingProxyType(dict(
-        same_pads="undilated (as onnx_max_pool)", rounding="SAME_*, VALID: ceil_torch with "
+        same_pads="undilated (as onnx_max_pool); a negative pad cuts the input at both "
+                  "ends", rounding="SAME_*, VALID: ceil_torch with "
                                                         "ceil_mode=1",
         pads_with_auto_pad="ignored",
+        short_window="as onnx_max_pool (count_include_pad=1 there: not reproduced, raises)",
         refuses="pads >= kernel; dtypes other than float16/float32")),
     "openvino_max_pool": MappingProxyType(dict(
         same_rounding="same_*: the SAME pads, then the rounding_type's own rule (raw ceil "
@@ -425,6 +432,8 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     ceil = _flag("ceil_mode", ceil_mode)
     want = _flag("return_indices", return_indices)
     _torch_half_kernel(pad, kernel, "kernel size", padding)
+    if runtime and ndim == 1 and not want:
+        _torch_float_only(x, "max_pool1d_impl")      # max_pool1d without indices
     rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], dil, rounding,
                   kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
@@ -495,7 +504,11 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     runtime = _follow(follow, "torch_avg_pool")
     x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
     if runtime:
-        _torch_float_only(x, f"avg_pool{ndim}d")
+        if x.dtype == np.int64:
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce avg_pool of int64 x: PyTorch computes it "
+                "in integer arithmetic (an int64 result); use follow='spec' (float64)")
+        _torch_float_only(x, f"avg_pool{ndim}d", ("float16",) if ndim == 3 else ())
     ceil = _flag("ceil_mode", ceil_mode)
     include = _flag("count_include_pad", count_include_pad)
     sign = 1
@@ -531,11 +544,17 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     return y if sign > 0 else -y
 
 
-def _torch_float_only(x: np.ndarray, op: str) -> None:
-    if x.dtype.kind != "f":
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "float16": "Half"}
+
+
+def _torch_float_only(x: np.ndarray, op: str, also=()) -> None:
+    """PyTorch's CPU dtype refusals (measured, 2.13): integer tensors, and ``also``."""
+    if x.dtype.kind != "f" or x.dtype.name in also:
         raise _refused("torch", f"{op} of x with dtype {x.dtype}",
-                       f"'{op}' is not implemented for integer tensors on the CPU (PyTorch "
-                       f"pools floating tensors only); cast x to a float dtype")
+                       f"'\"{op}\" not implemented for "
+                       f"'{_TORCH_NAMES.get(x.dtype.name, x.dtype.name)}'' on the CPU; cast x "
+                       f"to a float dtype")
 
 
 def _torch_output_size(x, output_size, ndim):
@@ -648,9 +667,11 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
                         runtime=False, op="MaxPool"):
     """Check the shared MaxPool / AveragePool attributes; return the engine arguments.
 
-    Returns ``(x, kernel, strides, pairs, dilations, rounding, crop)``; ``crop`` is
-    None, or (onnxruntime's negative SAME padding) the ``(begin, end)`` elements
-    to cut off each spatial axis of ``x`` before pooling it with ``pairs``.
+    Returns ``(x, kernel, strides, pairs, dilations, rounding, crop, trim, empty)``:
+    ``crop`` None, or (onnxruntime's negative SAME begin padding) the ``(begin, end)``
+    elements to cut off each spatial axis of ``x`` before pooling it with ``pairs``;
+    ``trim`` None, or per axis the number of windows to keep (a negative end pad
+    shortens the output); ``empty`` None, or the shape of an empty result.
     """
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
@@ -663,13 +684,14 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         auto_pad = auto_pad.decode("ascii", "replace")
     check_choice("auto_pad", auto_pad, _ONNX_AUTO_PADS)
     ceil = _flag("ceil_mode", ceil_mode, "0 or 1")
-    crop = None
+    crop = trim = None
     if runtime:
         allowed = _ORT_MAX_DTYPES if op == "MaxPool" else _ORT_AVG_DTYPES
+        name = op.split("-")[0]
         if x.dtype.name not in allowed:
-            raise _refused("onnxruntime", f"{op} of x with dtype {x.dtype}",
-                           f"its CPU {op} kernel is registered for {', '.join(allowed)} only "
-                           f"('Could not find an implementation for {op}')")
+            raise _refused("onnxruntime", f"{name} of x with dtype {x.dtype}",
+                           f"its CPU {name} kernel is registered for {', '.join(allowed)} "
+                           f"only ('Could not find an implementation for {name}')")
         if pads is not None:
             pairs = _onnx_pads(pads, ndim)
             for axis, ((pb, pe), k) in enumerate(zip(pairs, kernel, strict=True)):
@@ -694,8 +716,14 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
             raw = [_ort_same_padding(i, k, s, auto_pad == "SAME_UPPER")
                    for i, k, s in zip(x.shape[2:], kernel, stride_t, strict=True)]
             pairs = tuple((max(pb, 0), max(pe, 0)) for pb, pe in raw)
+            # a negative begin pad shifts the windows (crop those elements off); a
+            # negative end pad shortens the output, and in AveragePool also cuts the
+            # input (MaxPool's windows still read up to I: crop only the begin there)
             if any(pb < 0 or pe < 0 for pb, pe in raw):
                 crop = tuple((max(-pb, 0), max(-pe, 0)) for pb, pe in raw)
+                trim = tuple(int((i + pb + pe - effective_window(k, d)) / s) + 1 if pe < 0
+                             else None for i, k, s, d, (pb, pe)
+                             in zip(x.shape[2:], kernel, stride_t, dil, raw, strict=True))
         else:
             upper = auto_pad == "SAME_UPPER"
             pairs = tuple(same_padding(i, k, s, d, upper=upper)
@@ -704,9 +732,60 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         # size, with or without ceil_mode.  onnxruntime: ceil_mode rounds up (with the clip)
         rounding = "ceil_torch" if (runtime and ceil) else "floor"
     pooled = x if crop is None else _crop(x, crop)
-    _fit_geometry(pooled, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
-                  given=kernel_shape, reason=_ONNX_TOO_SMALL, overhang_ok=True)
-    return x, kernel, stride_t, pairs, dil, rounding, crop
+    empty = None
+    if runtime:
+        pairs, empty = _ort_short_axes(pooled, kernel, stride_t, pairs, dil, rounding,
+                                       kernel_shape, op)
+    if empty is None:
+        _fit_geometry(pooled, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
+                      given=kernel_shape, reason=_ONNX_TOO_SMALL, overhang_ok=True)
+    return x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty
+
+
+def _ort_trim(y: np.ndarray, trim) -> np.ndarray:
+    """The first ``trim[axis]`` windows of each spatial axis (None: all of them)."""
+    return y[(slice(None), slice(None)) + tuple(slice(None, t) for t in trim)]
+
+
+def _ort_short_axes(x, kernel, stride, pairs, dil, rounding, given, op):
+    """onnxruntime's length for a window longer than the padded input (rule
+    ``short_window``): ``trunc((I + pb + pe - DK) / S) + 1`` in C division, whatever
+    ``ceil_mode``: 1 gives one window reading what it overlaps (pooltutor pads the end
+    up to the window, padding being skipped), 0 an empty axis, below 0 a refusal.
+
+    Returns ``(pairs, empty)``: the pads to pool with, and None or the ``(N, C,
+    *out)`` shape of an empty result."""
+    pairs = list(pairs)
+    zero = False
+    for axis, (size, k, s, d) in enumerate(zip(x.shape[2:], kernel, stride, dil, strict=True)):
+        pb, pe = pairs[axis]
+        span = size + pb + pe - effective_window(k, d)
+        if span >= 0:
+            continue
+        length = int(span / s) + 1
+        if length < 0:
+            raise _refused("onnxruntime", f"kernel_shape={given!r}",
+                           f"'Calculated output dimension is negative. Check kernel_shape, "
+                           f"pads, strides and dilations.' (spatial axis {axis}: "
+                           f"trunc(({size}+{pb}+{pe}-{effective_window(k, d)})/{s})+1 = "
+                           f"{length})")
+        if length == 0:
+            zero = True
+            continue
+        if op == "AveragePool-include":
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce this call: count_include_pad=1 with a "
+                "window longer than the padded input; use follow='spec'")
+        pairs[axis] = (pb, pe - span)
+    if not zero:
+        return tuple(pairs), None
+    out = []
+    for axis, (size, k, s, d) in enumerate(zip(x.shape[2:], kernel, stride, dil, strict=True)):
+        pb, pe = pairs[axis]
+        span = size + pb + pe - effective_window(k, d)
+        out.append(max(int(span / s) + 1, 0) if span < 0 else
+                   pool_geometry((size,), k, s, [(pb, pe)], d, rounding).output_shape[0])
+    return tuple(pairs), x.shape[:2] + tuple(out)
 
 
 def _crop(x: np.ndarray, crop) -> np.ndarray:
@@ -819,10 +898,12 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     2
     """
     runtime = _follow(follow, "onnx_max_pool")
-    x, kernel, stride_t, pairs, dil, rounding, crop = _onnx_geometry_args(
+    x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty = _onnx_geometry_args(
         x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime, "MaxPool")
     order = _flag("storage_order", storage_order, "0 (row major) or 1 (column major)")
     layout = "tensor_colmajor" if order else "tensor"
+    if empty is not None:
+        return np.empty(empty, x.dtype), np.empty(empty, np.int64)
     if not runtime:
         r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
                              return_indices=True, index_layout=layout,
@@ -831,7 +912,10 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     # onnxruntime's Y + Indices kernel: the first input element of a window always
     # starts it, then only a strictly greater one (NaN first sticks); an empty window is
     # lowest() with the code of position (-1, ..., -1)
+    if crop is not None:
+        crop = tuple((b, 0) for b, _ in crop)
     pooled = x if crop is None else _crop(x, crop)
+    pooled = _compute_as(pooled, {"float16": np.float32})   # rule compute_type
     r = pooling.max_pool(pooled, kernel, stride_t, pairs, dil, rounding=rounding,
                          return_indices=True, index_layout="plane", pad_taps="skip",
                          empty_value="lowest", empty_index="minus_one",
@@ -839,7 +923,11 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     plane = r.indices if crop is None else _uncrop_plane(r.indices, pooled.shape, crop, x.shape)
     idx = from_plane(plane, x.shape, layout)
     idx = np.where(plane < 0, _ort_empty_index(x.shape, layout), idx)
-    return r.output, idx
+    with np.errstate(over="ignore"):         # float32's lowest is -inf in float16
+        y = r.output.astype(x.dtype, copy=False)
+    if trim is not None:
+        return _ort_trim(y, trim), _ort_trim(idx, trim)
+    return y, idx
 
 
 def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
@@ -882,9 +970,12 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
     [[[0.5, 3.0, 3.5, 4.5]]]
     """
     runtime = _follow(follow, "onnx_average_pool")
-    x, kernel, stride_t, pairs, dil, rounding, crop = _onnx_geometry_args(
-        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime, "AveragePool")
     include = _flag("count_include_pad", count_include_pad, "0 or 1")
+    x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime,
+        "AveragePool-include" if include else "AveragePool")
+    if empty is not None:
+        return np.empty(empty, x.dtype)
     pooled = x if crop is None else _crop(x, crop)
     return pooling.avg_pool(pooled, kernel, stride_t, pairs, dil, rounding=rounding,
                             divisor="padded" if include else "valid").output
