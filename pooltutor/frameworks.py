@@ -43,7 +43,8 @@ runtime's reason.  DirectML and TensorRT cannot run here, so their
 >>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil", auto_pad="same_lower",
 ...                   follow="runtime")[0].tolist()
 [[[1.0, -3.4028234663852886e+38]]]
->>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil", auto_pad="same_lower")[0].tolist()
+>>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil",
+...                   auto_pad="same_lower")[0].tolist()
 [[[1.0]]]
 
 The same input, three index conventions (TV22's first plane):

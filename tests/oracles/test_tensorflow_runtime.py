@@ -29,9 +29,9 @@ def _same(a, b) -> bool:
             and np.array_equal(a.astype(np.float64), b.astype(np.float64), equal_nan=True))
 
 
-def _tf(call):
+def _tf(fn, *args, **kwargs):
     try:
-        return call()
+        return fn(*args, **kwargs)
     except (tf.errors.InvalidArgumentError, tf.errors.NotFoundError, ValueError) as exc:
         return exc
 
@@ -53,8 +53,8 @@ def test_max_pool_with_argmax_matches_the_cpu_kernel():
         s = [int(v) for v in rng.integers(1, 4, 2)]
         padding = str(rng.choice(["SAME", "VALID"]))
         batch = bool(rng.random() < 0.5)
-        theirs = _tf(lambda: tf.nn.max_pool_with_argmax(
-            tf.constant(x), [1, *k, 1], [1, *s, 1], padding, include_batch_in_index=batch))
+        theirs = _tf(tf.nn.max_pool_with_argmax, tf.constant(x), [1, *k, 1], [1, *s, 1],
+                     padding, include_batch_in_index=batch)
         try:
             ours = fw.tensorflow_max_pool_with_argmax(x, k, s, padding, batch, follow="runtime")
         except ValueError as exc:
@@ -105,7 +105,7 @@ def test_max_pool_and_avg_pool_match_the_cpu_kernels():
             k, s = [1, *k, 1], [1, *s, 1]
         fn = tf.nn.max_pool if op == "max" else tf.nn.avg_pool
         ours_fn = fw.tensorflow_max_pool if op == "max" else fw.tensorflow_avg_pool
-        theirs = _tf(lambda: fn(tf.constant(x), k, s, padding))
+        theirs = _tf(fn, tf.constant(x), k, s, padding)
         try:
             ours = ours_fn(x, k, s, padding, follow="runtime")
         except ValueError as exc:
@@ -133,7 +133,8 @@ def test_max_pool_and_avg_pool_match_the_cpu_kernels():
         else:
             kk_, ss_ = (k[1:-1], s[1:-1]) if len(k) == nd + 2 else (k, s)
             if nd == 3:                                                  # same_3d
-                assert padding == "SAME" and any(a < b for a, b in zip(kk_, ss_)), (k, s)
+                shorter = any(a < b for a, b in zip(kk_, ss_, strict=True))
+                assert padding == "SAME" and shorter, (k, s)
                 count["departure same_3d"] += 1
                 continue
             assert np.isnan(x).any() or (x == -np.inf).any(), (x, k, s)   # lowest_start
