@@ -22,12 +22,30 @@ function                            framework operator
 :func:`openvino_adaptive_avg_pool`  OpenVINO ``AdaptiveAvgPool-8``
 :func:`directml_max_pooling2`       DirectML ``DML_MAX_POOLING2_OPERATOR_DESC``
 :func:`tensorrt_pooling`            TensorRT ``IPoolingLayer`` with its ``PaddingMode``
+:func:`openvino_avg_pool`           OpenVINO ``AvgPool-14``
 :func:`tensorflow_max_pool_with_argmax`  ``tf.nn.max_pool_with_argmax``
+:func:`tensorflow_max_pool`         ``tf.nn.max_pool`` (1-3 spatial axes)
+:func:`tensorflow_avg_pool`         ``tf.nn.avg_pool`` (1-3 spatial axes)
 =================================== ==========================================================
 
-Where a framework's specification and its runtime disagree, the function
-follows the specification and its docstring says what the runtime does
-instead (semantics.md, beside the spec, has the evidence).
+Spec and runtime (``follow``): every function takes a keyword-only
+``follow="spec"`` (the default: the framework's written specification) or
+``follow="runtime"``: what the framework's own CPU runtime computes at the
+version in :data:`RUNTIME_VERSIONS` (onnxruntime for ``onnx_*``, OpenVINO's
+CPU plugin, TensorFlow's CPU kernels, PyTorch's CPU kernels), departures
+included.  Each departure is a named rule in :data:`RUNTIME_RULES` (and in
+``docs/frameworks.md``, with the smallest input that shows it); where the
+runtime refuses a call, ``follow="runtime"`` raises ``ValueError`` with the
+runtime's reason.  DirectML and TensorRT cannot run here, so their
+``follow="runtime"`` raises ``ValueError`` saying so.
+
+>>> x = np.array([[[1.0, 2.0]]], dtype=np.float32)                  # OpenVINO same_lower + ceil
+>>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil", auto_pad="same_lower",
+...                   follow="runtime")[0].tolist()
+[[[1.0, -3.4028234663852886e+38]]]
+>>> openvino_max_pool(x, 3, 0, 0, 1, dilations=2, rounding_type="ceil",
+...                   auto_pad="same_lower")[0].tolist()
+[[[1.0]]]
 
 The same input, three index conventions (TV22's first plane):
 
@@ -65,6 +83,9 @@ from .reference import fill_value
 
 __all__ = [
     "ENGINE_RULES",
+    "RUNTIME_RULES",
+    "RUNTIME_VERSIONS",
+    "FOLLOWS",
     "torch_max_pool",
     "torch_avg_pool",
     "torch_adaptive_max_pool",
@@ -76,7 +97,10 @@ __all__ = [
     "openvino_adaptive_avg_pool",
     "directml_max_pooling2",
     "tensorrt_pooling",
+    "openvino_avg_pool",
     "tensorflow_max_pool_with_argmax",
+    "tensorflow_max_pool",
+    "tensorflow_avg_pool",
 ]
 
 # --------------------------------------------------------------------------- the rules
@@ -121,6 +145,151 @@ ENGINE_RULES = MappingProxyType({
         _MAX_FIRST_NAN_LAST, rounding="floor",
         index_layout="nhwc | nhwc_batch (include_batch_in_index)")),
 })
+
+
+ENGINE_RULES = MappingProxyType(dict(ENGINE_RULES, **{
+    "openvino_avg_pool": MappingProxyType(dict(
+        rounding="floor | ceil | ceil_torch (rounding_type); same_*: floor",
+        divisor="valid (exclude_pad=True) | padded (exclude_pad=False)")),
+    "tensorflow_max_pool": MappingProxyType(dict(
+        _MAX_FIRST_NAN_LAST, rounding="floor (SAME pads, or VALID)")),
+    "tensorflow_avg_pool": MappingProxyType(dict(
+        rounding="floor (SAME pads, or VALID)", divisor="valid")),
+}))
+
+#: The runtime versions that ``follow="runtime"`` reproduces (measured on CPU).
+RUNTIME_VERSIONS = MappingProxyType({
+    "onnxruntime": "1.32", "openvino": "2026.4", "tensorflow": "2.21", "torch": "2.13"})
+
+#: The values of ``follow``.
+FOLLOWS = ("spec", "runtime")
+
+#: What ``follow="runtime"`` changes, dialect by dialect: each departure of the
+#: runtime from the specification, by name (read-only; docs/frameworks.md has the
+#: smallest input that shows each one).  ``refuses`` lists the runtime's refusals.
+RUNTIME_RULES = MappingProxyType({
+    "torch_max_pool": MappingProxyType(dict(
+        empty_index="first_tap: an empty window's index is the row-major plane position of "
+                    "its first tap at a coordinate >= 0 on every axis (possibly outside the "
+                    "input, TV20: 2)",
+        refuses="integer x in max_pool1d without return_indices")),
+    "torch_avg_pool": MappingProxyType(dict(refuses="int32 / int8 / uint8 x; float16 in 3-D; "
+                                                    "int64 (computed in integers) not "
+                                                    "reproduced")),
+    "torch_adaptive_max_pool": MappingProxyType(dict(
+        refuses="integer input (adaptive_max_pool*: not implemented for integer dtypes)")),
+    "torch_adaptive_avg_pool": MappingProxyType(dict(
+        refuses="integer input (adaptive_avg_pool*: not implemented for integer dtypes)")),
+    "onnx_max_pool": MappingProxyType(dict(
+        same_pads="undilated: SAME_* total pad (ceil(I/S)-1)*S + K - I from the undilated "
+                  "kernel, split with C division (UPPER begin P/2, LOWER begin (P+1)/2), "
+                  "negative pads crop the input",
+        rounding="SAME_*, VALID: ceil_torch with ceil_mode=1",
+        pads_with_auto_pad="ignored",
+        short_window="a window longer than the padded input: trunc((I+pb+pe-DK)/S)+1 "
+                     "windows (1: it reads what it overlaps, 0: an empty axis, < 0: refused)",
+        empty_value="lowest", empty_index="minus_one_each_axis: the layout's code of "
+                                           "position (-1, ..., -1) in the plane",
+        nan_policy="first_sticks",
+        compute_type="float16 computed as float32 (an empty window: -inf)",
+        refuses="pads >= kernel ('Pad should be smaller than kernel'); dtypes other than "
+                "float16/32/64, int8, uint8")),
+    "onnx_average_pool": MappingProxyType(dict(
+        same_pads="undilated (as onnx_max_pool); a negative pad cuts the input at both "
+                  "ends", rounding="SAME_*, VALID: ceil_torch with "
+                                                        "ceil_mode=1",
+        pads_with_auto_pad="ignored",
+        short_window="as onnx_max_pool (count_include_pad=1 there: not reproduced, raises)",
+        refuses="pads >= kernel; dtypes other than float16/float32")),
+    "openvino_max_pool": MappingProxyType(dict(
+        same_rounding="same_*: the SAME pads, then the rounding_type's own rule (raw ceil "
+                      "lays extra windows)",
+        compute_type="the CPU plugin computes float16 and float64 as float32 and int64 as "
+                     "int32 (values wrap modulo 2**32); lowest() is the compute type's")),
+    "openvino_avg_pool": MappingProxyType(dict(
+        same_rounding="same_*: the SAME pads, then the rounding_type's own rule",
+        divisor="exclude_pad=False: divides by the whole kernel prod(kernel), also where the "
+                "window overhangs the padded input",
+        divisor_no_pads="exclude_pad=False with all pads 0 (explicit, valid, or same_* that "
+                        "need none): divides as exclude_pad=True",
+        empty_value="not reproduced: a window with no counted element is nan (0/0) or -0.0 "
+                    "depending on the call; follow='runtime' raises ValueError there",
+        compute_type="float16 and float64 computed as float32")),
+    "openvino_adaptive_max_pool": MappingProxyType(dict(
+        refuses="index_element_type='i64' ('CPU plugin does not support i64 for use with "
+                "oneDNN')",
+        compute_type="float16 and float64 computed as float32, int64 as int32")),
+    "openvino_adaptive_avg_pool": MappingProxyType(dict(
+        compute_type="float16 and float64 computed as float32")),
+    "directml_max_pooling2": MappingProxyType(dict(refuses="everything: cannot run here")),
+    "tensorrt_pooling": MappingProxyType(dict(refuses="everything: cannot run here")),
+    "tensorflow_max_pool_with_argmax": MappingProxyType(dict(
+        nan_policy="first_sticks (the first element of a window is always taken, then only a "
+                   "strictly greater one)",
+        valid_length="VALID: O = trunc((I - K + S) / S), an empty axis for 0, refused below "
+                     "('Computed output size would be negative')")),
+    "tensorflow_max_pool": MappingProxyType(dict(
+        lowest_start="1-2 spatial axes: every window starts at the dtype's lowest value, NaN "
+                     "and -inf never win (an all-NaN or all -inf window gives lowest)",
+        nan_policy_3d="3 spatial axes: refused for NaN input (Eigen's reduction order, not "
+                      "reproduced)",
+        valid_length="as tensorflow_max_pool_with_argmax",
+        same_3d="3 spatial axes, SAME: the total pad (ceil(I/S)-1)*S + K - I is not clamped "
+                "at 0 and is split with C division (begin trunc(P/2)); a window shorter than "
+                "the stride shifts into the input (I=3, K=1, S=3: reads x[1], not x[0])",
+        refuses="channels-first data_format ('Default MaxPoolingOp only supports NHWC on "
+                "device type CPU'); 3-D input other than float32")),
+    "tensorflow_avg_pool": MappingProxyType(dict(
+        valid_length="as tensorflow_max_pool_with_argmax",
+        same_3d="as tensorflow_max_pool",
+        refuses="channels-first data_format; integer input; 3-D input other than float32")),
+})
+
+
+def _follow(follow: Any, function: str) -> bool:
+    """``follow`` checked: True for ``"runtime"``, False for ``"spec"``."""
+    if not isinstance(follow, str) or follow not in FOLLOWS:
+        raise PoolTutorError(
+            f"follow={follow!r} is not allowed in {function}: need 'spec' (the framework's "
+            f"written specification) or 'runtime' (its CPU runtime, versions in "
+            f"RUNTIME_VERSIONS)"
+        )
+    return follow == "runtime"
+
+
+def _refused(runtime: str, what: str, reason: str) -> PoolTutorError:
+    """A runtime refusal, in words, as the ValueError ``follow="runtime"`` raises."""
+    return PoolTutorError(
+        f"{what} is refused by {runtime} {RUNTIME_VERSIONS[runtime.split()[0].lower()]} "
+        f"(follow='runtime'): {reason}"
+    )
+
+
+def _not_runnable(follow: Any, function: str, framework: str, why: str) -> None:
+    if _follow(follow, function):
+        raise PoolTutorError(
+            f"follow='runtime' is not possible for {function}: {framework} cannot be run on "
+            f"this machine ({why}), so there is no runtime to reproduce; use follow='spec'"
+        )
+
+
+def _compute_as(x: np.ndarray, table: dict) -> np.ndarray:
+    """``x`` converted to the dtype a runtime computes it in (numpy's casting: int64 to
+    int32 wraps modulo 2**32, float64 to float32 rounds to nearest)."""
+    target = table.get(x.dtype.name)
+    return x if target is None else x.astype(target)
+
+
+def _lowest_start(y, idx, lowest, input_shape, layout):
+    """A kernel that starts every window at ``lowest`` with the index of its plane's first
+    element and takes a tap only if strictly greater (OpenVINO, TensorFlow): every value
+    ``<= lowest`` (an empty window, -inf, only NaN) becomes ``lowest`` at that index."""
+    below = ~(y > lowest)
+    if below.any():
+        y = np.where(below, lowest, y).astype(y.dtype, copy=False)
+        if idx is not None:
+            idx = np.where(below, from_plane(np.zeros_like(idx), input_shape, layout), idx)
+    return y, idx
 
 
 # --------------------------------------------------------------------------- shared checks
@@ -211,7 +380,7 @@ def _torch_common(x, kernel_size, stride, padding):
 
 
 def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                   return_indices=False):
+                   return_indices=False, *, follow="spec"):
     """PyTorch ``max_pool1d`` / ``max_pool2d`` / ``max_pool3d`` (chosen by the rank of ``x``).
 
     PyTorch pads symmetrically, at most half the (undilated) kernel; with
@@ -241,7 +410,8 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     ``-inf`` (the lowest integer for integer input) and index ``-1`` here;
     PyTorch's CPU kernel returns ``-inf`` with the flattened position of a
     tap outside the input (TV20: 2 for a 2-element input; in 2-D and 3-D
-    that number can even fall inside the plane).
+    that number can even fall inside the plane).  ``follow="runtime"``
+    reproduces it (rule ``empty_index`` of :data:`RUNTIME_RULES`).
 
     With ``ceil_mode`` PyTorch accepts one window longer than the padded
     input when it starts inside it (``I=1, K=2, S=2``: one output);
@@ -257,11 +427,14 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     >>> torch_max_pool(np.array([[[3.0, 3, 1, 3]]]), 2, 1, return_indices=True)[1].tolist()
     [[[0, 1, 3]]]
     """
+    runtime = _follow(follow, "torch_max_pool")
     x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
     dil = check_per_axis("dilation", dilation, ndim, minimum=1)
     ceil = _flag("ceil_mode", ceil_mode)
     want = _flag("return_indices", return_indices)
     _torch_half_kernel(pad, kernel, "kernel size", padding)
+    if runtime and ndim == 1 and not want:
+        _torch_float_only(x, "max_pool1d_impl")      # max_pool1d without indices
     rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], dil, rounding,
                   kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
@@ -269,11 +442,32 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     r = pooling.max_pool(x, kernel, stride_t, pad, dil, rounding=rounding,
                          return_indices=want, index_layout="plane",
                          **_rules("torch_max_pool", *_MAX_KEYS))
+    if want and runtime:
+        return r.output, _torch_first_tap_index(r.indices, r.geometry)
     return (r.output, r.indices) if want else r.output
 
 
+def _torch_first_tap_index(idx: np.ndarray, geom) -> np.ndarray:
+    """PyTorch's CPU kernel (rule ``empty_index``): it starts each window's index at its
+    first tap with a coordinate ``>= 0`` on every axis (``while (ih0 < 0) ih0 += dilH``),
+    flattened row-major in the plane, and keeps it when no tap wins."""
+    empty = idx < 0
+    if not empty.any():
+        return idx
+    ndim = geom.ndim
+    first = np.zeros((1, 1) + geom.output_shape, dtype=np.int64)
+    for axis, a in enumerate(geom.axes):
+        starts = np.array(a.window_starts, dtype=np.int64)
+        starts = np.where(starts < 0, starts + (-starts + a.dilation - 1) // a.dilation
+                          * a.dilation, starts)
+        shape = [1] * (2 + ndim)
+        shape[2 + axis] = a.output_size
+        first = first * a.input_size + starts.reshape(shape)
+    return np.where(empty, first, idx)
+
+
 def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
-                   count_include_pad=True, divisor_override=None):
+                   count_include_pad=True, divisor_override=None, *, follow="spec"):
     """PyTorch ``avg_pool1d`` / ``avg_pool2d`` / ``avg_pool3d`` (chosen by the rank of ``x``).
 
     Symmetric padding of at most half the kernel, the ``ceil_torch`` rule
@@ -308,7 +502,14 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     >>> torch_avg_pool(x, 3, 2, padding=1, ceil_mode=True, count_include_pad=False).tolist()
     [[[1.5, 3.0, 5.0, 6.0]]]
     """
+    runtime = _follow(follow, "torch_avg_pool")
     x, ndim, kernel, stride_t, pad = _torch_common(x, kernel_size, stride, padding)
+    if runtime:
+        if x.dtype == np.int64:
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce avg_pool of int64 x: PyTorch computes it "
+                "in integer arithmetic (an int64 result); use follow='spec' (float64)")
+        _torch_float_only(x, f"avg_pool{ndim}d", ("float16",) if ndim == 3 else ())
     ceil = _flag("ceil_mode", ceil_mode)
     include = _flag("count_include_pad", count_include_pad)
     sign = 1
@@ -344,6 +545,19 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     return y if sign > 0 else -y
 
 
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "float16": "Half"}
+
+
+def _torch_float_only(x: np.ndarray, op: str, also=()) -> None:
+    """PyTorch's CPU dtype refusals (measured, 2.13): integer tensors, and ``also``."""
+    if x.dtype.kind != "f" or x.dtype.name in also:
+        raise _refused("torch", f"{op} of x with dtype {x.dtype}",
+                       f"'\"{op}\" not implemented for "
+                       f"'{_TORCH_NAMES.get(x.dtype.name, x.dtype.name)}'' on the CPU; cast x "
+                       f"to a float dtype")
+
+
 def _torch_output_size(x, output_size, ndim):
     """PyTorch's ``output_size``: an int, or one entry per axis where None keeps the input size."""
     if isinstance(output_size, (list, tuple)) and any(o is None for o in output_size):
@@ -363,7 +577,7 @@ def _torch_output_size(x, output_size, ndim):
     return sizes
 
 
-def torch_adaptive_max_pool(x, output_size, return_indices=False):
+def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow="spec"):
     """PyTorch ``adaptive_max_pool1d`` / ``2d`` / ``3d``.
 
     Output cell ``i`` of an axis reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``;
@@ -385,25 +599,31 @@ def torch_adaptive_max_pool(x, output_size, return_indices=False):
     >>> y.tolist(), i.tolist()
     ([[[3.0, 4.0, 5.0]]], [[[0, 2, 4]]])
     """
+    runtime = _follow(follow, "torch_adaptive_max_pool")
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     out = _torch_output_size(x, output_size, ndim)
     want = _flag("return_indices", return_indices)
+    if runtime:
+        _torch_float_only(x, f"adaptive_max_pool{ndim}d")
     r = pooling.adaptive_max_pool(x, out, return_indices=want,
                                   **_rules("torch_adaptive_max_pool", "nan_policy", "ties",
                                            "index_layout"))
     return (r.output, r.indices) if want else r.output
 
 
-def torch_adaptive_avg_pool(x, output_size):
+def torch_adaptive_avg_pool(x, output_size, *, follow="spec"):
     """PyTorch ``adaptive_avg_pool1d`` / ``2d`` / ``3d``: the mean of each adaptive bin.
 
     >>> torch_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2]]]), 4).tolist()   # TV25
     [[[2.0, 2.0, 5.0, 5.5]]]
     """
+    runtime = _follow(follow, "torch_adaptive_avg_pool")
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     out = _torch_output_size(x, output_size, ndim)
+    if runtime:
+        _torch_float_only(x, f"adaptive_avg_pool{ndim}d")
     return pooling.adaptive_avg_pool(x, out).output
 
 
@@ -432,8 +652,28 @@ def _onnx_pads(pads, ndim: int) -> tuple[tuple[int, int], ...]:
     return tuple((flat[i], flat[i + ndim]) for i in range(ndim))
 
 
-def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode):
-    """Check the shared MaxPool / AveragePool attributes; return the engine arguments."""
+_ORT_MAX_DTYPES = ("float16", "float32", "float64", "int8", "uint8")
+_ORT_AVG_DTYPES = ("float16", "float32")
+
+
+def _ort_same_padding(size: int, kernel: int, stride: int, upper: bool) -> tuple[int, int]:
+    """onnxruntime's SAME_* padding (rule ``same_pads``): the total pad from the *undilated*
+    kernel, not clamped at 0, split with C's truncating division."""
+    total = (-(-size // stride) - 1) * stride + kernel - size
+    head = int(total / 2) if upper else int((total + 1) / 2)
+    return head, total - head
+
+
+def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode,
+                        runtime=False, op="MaxPool"):
+    """Check the shared MaxPool / AveragePool attributes; return the engine arguments.
+
+    Returns ``(x, kernel, strides, pairs, dilations, rounding, crop, trim, empty)``:
+    ``crop`` None, or (onnxruntime's negative SAME begin padding) the ``(begin, end)``
+    elements to cut off each spatial axis of ``x`` before pooling it with ``pairs``;
+    ``trim`` None, or per axis the number of windows to keep (a negative end pad
+    shortens the output); ``empty`` None, or the shape of an empty result.
+    """
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     kernel = check_per_axis("kernel_shape", kernel_shape, ndim, minimum=1)
@@ -445,32 +685,139 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         auto_pad = auto_pad.decode("ascii", "replace")
     check_choice("auto_pad", auto_pad, _ONNX_AUTO_PADS)
     ceil = _flag("ceil_mode", ceil_mode, "0 or 1")
+    crop = trim = None
+    if runtime:
+        allowed = _ORT_MAX_DTYPES if op == "MaxPool" else _ORT_AVG_DTYPES
+        name = op.split("-")[0]
+        if x.dtype.name not in allowed:
+            raise _refused("onnxruntime", f"{name} of x with dtype {x.dtype}",
+                           f"its CPU {name} kernel is registered for {', '.join(allowed)} "
+                           f"only ('Could not find an implementation for {name}')")
+        if pads is not None:
+            pairs = _onnx_pads(pads, ndim)
+            for axis, ((pb, pe), k) in enumerate(zip(pairs, kernel, strict=True)):
+                if pb >= k or pe >= k:
+                    raise _refused("onnxruntime", f"pads={list(pads)!r}",
+                                   f"'Pad should be smaller than kernel.' (spatial axis "
+                                   f"{axis}: pads {pb}/{pe}, kernel_shape {k}); the ONNX spec "
+                                   f"allows it, follow='spec' computes it")
     if auto_pad == "NOTSET":
         pairs = ((0, 0),) * ndim if pads is None else _onnx_pads(pads, ndim)
         rounding = "ceil_torch" if ceil else "floor"
     else:
-        if pads is not None:
+        if pads is not None and not runtime:
             raise PoolTutorError(
                 f"pads={pads!r} is not allowed with auto_pad={auto_pad!r}: the ONNX pads "
                 f"attribute cannot be used simultaneously with auto_pad (leave pads=None, or "
-                f"use auto_pad='NOTSET')"
+                f"use auto_pad='NOTSET'; onnxruntime ignores pads then: follow='runtime')"
             )
         if auto_pad == "VALID":
             pairs = ((0, 0),) * ndim
+        elif runtime:                        # rule same_pads: the undilated kernel, unclamped
+            raw = [_ort_same_padding(i, k, s, auto_pad == "SAME_UPPER")
+                   for i, k, s in zip(x.shape[2:], kernel, stride_t, strict=True)]
+            pairs = tuple((max(pb, 0), max(pe, 0)) for pb, pe in raw)
+            # a negative begin pad shifts the windows (crop those elements off); a
+            # negative end pad shortens the output, and in AveragePool also cuts the
+            # input (MaxPool's windows still read up to I: crop only the begin there)
+            if any(pb < 0 or pe < 0 for pb, pe in raw):
+                crop = tuple((max(-pb, 0), max(-pe, 0)) for pb, pe in raw)
+                trim = tuple(int((i + pb + pe - effective_window(k, d)) / s) + 1 if pe < 0
+                             else None for i, k, s, d, (pb, pe)
+                             in zip(x.shape[2:], kernel, stride_t, dil, raw, strict=True))
         else:
             upper = auto_pad == "SAME_UPPER"
             pairs = tuple(same_padding(i, k, s, d, upper=upper)
                           for i, k, s, d in zip(x.shape[2:], kernel, stride_t, dil, strict=True))
-        # SAME: O = ceil(I / S) exactly; VALID: the spec's formula is the floor
-        # size, with or without ceil_mode
-        rounding = "floor"
-    _fit_geometry(x, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
-                  given=kernel_shape, reason=_ONNX_TOO_SMALL, overhang_ok=True)
-    return x, kernel, stride_t, pairs, dil, rounding
+        # spec: SAME: O = ceil(I / S) exactly; VALID: the spec's formula is the floor
+        # size, with or without ceil_mode.  onnxruntime: ceil_mode rounds up (with the clip)
+        rounding = "ceil_torch" if (runtime and ceil) else "floor"
+    pooled = x if crop is None else _crop(x, crop)
+    empty = None
+    if runtime:
+        pairs, empty = _ort_short_axes(pooled, kernel, stride_t, pairs, dil, rounding,
+                                       kernel_shape, op)
+    if empty is None:
+        _fit_geometry(pooled, kernel, stride_t, pairs, dil, rounding, kernel_name="kernel_shape",
+                      given=kernel_shape, reason=_ONNX_TOO_SMALL, overhang_ok=True)
+    return x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty
+
+
+def _ort_trim(y: np.ndarray, trim) -> np.ndarray:
+    """The first ``trim[axis]`` windows of each spatial axis (None: all of them)."""
+    return y[(slice(None), slice(None)) + tuple(slice(None, t) for t in trim)]
+
+
+def _ort_short_axes(x, kernel, stride, pairs, dil, rounding, given, op):
+    """onnxruntime's length for a window longer than the padded input (rule
+    ``short_window``): ``trunc((I + pb + pe - DK) / S) + 1`` in C division, whatever
+    ``ceil_mode``: 1 gives one window reading what it overlaps (pooltutor pads the end
+    up to the window, padding being skipped), 0 an empty axis, below 0 a refusal.
+
+    Returns ``(pairs, empty)``: the pads to pool with, and None or the ``(N, C,
+    *out)`` shape of an empty result."""
+    pairs = list(pairs)
+    zero = False
+    for axis, (size, k, s, d) in enumerate(zip(x.shape[2:], kernel, stride, dil, strict=True)):
+        pb, pe = pairs[axis]
+        span = size + pb + pe - effective_window(k, d)
+        if span >= 0:
+            continue
+        length = int(span / s) + 1
+        if length < 0:
+            raise _refused("onnxruntime", f"kernel_shape={given!r}",
+                           f"'Calculated output dimension is negative. Check kernel_shape, "
+                           f"pads, strides and dilations.' (spatial axis {axis}: "
+                           f"trunc(({size}+{pb}+{pe}-{effective_window(k, d)})/{s})+1 = "
+                           f"{length})")
+        if length == 0:
+            zero = True
+            continue
+        if op == "AveragePool-include":
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce this call: count_include_pad=1 with a "
+                "window longer than the padded input; use follow='spec'")
+        pairs[axis] = (pb, pe - span)
+    if not zero:
+        return tuple(pairs), None
+    out = []
+    for axis, (size, k, s, d) in enumerate(zip(x.shape[2:], kernel, stride, dil, strict=True)):
+        pb, pe = pairs[axis]
+        span = size + pb + pe - effective_window(k, d)
+        out.append(max(int(span / s) + 1, 0) if span < 0 else
+                   pool_geometry((size,), k, s, [(pb, pe)], d, rounding).output_shape[0])
+    return tuple(pairs), x.shape[:2] + tuple(out)
+
+
+def _crop(x: np.ndarray, crop) -> np.ndarray:
+    """``x`` without ``crop[axis] = (begin, end)`` elements at the ends of each spatial axis."""
+    cut = tuple(slice(b, x.shape[2 + a] - e) for a, (b, e) in enumerate(crop))
+    return x[(slice(None), slice(None)) + cut]
+
+
+def _uncrop_plane(plane: np.ndarray, cropped_shape, crop, input_shape) -> np.ndarray:
+    """Plane positions in the cropped input back to plane positions in the input."""
+    spatial = tuple(cropped_shape[2:])
+    coords = np.unravel_index(np.where(plane < 0, 0, plane), spatial)
+    full = np.ravel_multi_index(
+        tuple(c + b for c, (b, _) in zip(coords, crop, strict=True)), tuple(input_shape[2:]))
+    return np.where(plane < 0, -1, full)
+
+
+def _ort_empty_index(input_shape, layout: str) -> np.ndarray:
+    """onnxruntime's index of an empty window (rule ``empty_index``): the position
+    ``(-1, ..., -1)`` written in ``layout`` (row-major or column-major), after the plane
+    offset, broadcastable to ``(N, C, 1, ...)``."""
+    spatial = tuple(input_shape[2:])
+    order = spatial[::-1] if layout == "tensor" else spatial
+    strides = np.cumprod((1,) + order[:-1])
+    n = np.arange(input_shape[0]).reshape((-1, 1) + (1,) * len(spatial))
+    c = np.arange(input_shape[1]).reshape((1, -1) + (1,) * len(spatial))
+    return (n * input_shape[1] + c) * int(np.prod(spatial)) - int(strides.sum())
 
 
 def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto_pad="NOTSET",
-                  ceil_mode=0, storage_order=0):
+                  ceil_mode=0, storage_order=0, *, follow="spec"):
     """ONNX ``MaxPool`` (opset 22) with both outputs, ``(Y, Indices)``.
 
     Explicit ``pads`` (any values ``>= 0``) with the floor rule, or with
@@ -551,17 +898,41 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     >>> i.item()                                                      # TV16
     2
     """
-    x, kernel, stride_t, pairs, dil, rounding = _onnx_geometry_args(
-        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode)
+    runtime = _follow(follow, "onnx_max_pool")
+    x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime, "MaxPool")
     order = _flag("storage_order", storage_order, "0 (row major) or 1 (column major)")
-    r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding, return_indices=True,
-                         index_layout="tensor_colmajor" if order else "tensor",
-                         **_rules("onnx_max_pool", *_MAX_KEYS))
-    return r.output, r.indices
+    layout = "tensor_colmajor" if order else "tensor"
+    if empty is not None:
+        return np.empty(empty, x.dtype), np.empty(empty, np.int64)
+    if not runtime:
+        r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
+                             return_indices=True, index_layout=layout,
+                             **_rules("onnx_max_pool", *_MAX_KEYS))
+        return r.output, r.indices
+    # onnxruntime's Y + Indices kernel: the first input element of a window always
+    # starts it, then only a strictly greater one (NaN first sticks); an empty window is
+    # lowest() with the code of position (-1, ..., -1)
+    if crop is not None:
+        crop = tuple((b, 0) for b, _ in crop)
+    pooled = x if crop is None else _crop(x, crop)
+    pooled = _compute_as(pooled, {"float16": np.float32})   # rule compute_type
+    r = pooling.max_pool(pooled, kernel, stride_t, pairs, dil, rounding=rounding,
+                         return_indices=True, index_layout="plane", pad_taps="skip",
+                         empty_value="lowest", empty_index="minus_one",
+                         nan_policy="first_sticks", ties="first")
+    plane = r.indices if crop is None else _uncrop_plane(r.indices, pooled.shape, crop, x.shape)
+    idx = from_plane(plane, x.shape, layout)
+    idx = np.where(plane < 0, _ort_empty_index(x.shape, layout), idx)
+    with np.errstate(over="ignore"):         # float32's lowest is -inf in float16
+        y = r.output.astype(x.dtype, copy=False)
+    if trim is not None:
+        return _ort_trim(y, trim), _ort_trim(idx, trim)
+    return y, idx
 
 
 def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
-                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0):
+                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, *, follow="spec"):
     """ONNX ``AveragePool`` (opset 22).
 
     Window placement as :func:`onnx_max_pool` (explicit pads with the floor
@@ -599,10 +970,15 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
     >>> onnx_average_pool(x, [2], auto_pad="SAME_LOWER", count_include_pad=1).tolist()
     [[[0.5, 3.0, 3.5, 4.5]]]
     """
-    x, kernel, stride_t, pairs, dil, rounding = _onnx_geometry_args(
-        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode)
+    runtime = _follow(follow, "onnx_average_pool")
     include = _flag("count_include_pad", count_include_pad, "0 or 1")
-    return pooling.avg_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
+    x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty = _onnx_geometry_args(
+        x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime,
+        "AveragePool-include" if include else "AveragePool")
+    if empty is not None:
+        return np.empty(empty, x.dtype)
+    pooled = x if crop is None else _crop(x, crop)
+    return pooling.avg_pool(pooled, kernel, stride_t, pairs, dil, rounding=rounding,
                             divisor="padded" if include else "valid").output
 
 
@@ -611,6 +987,8 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
 _OV_ROUNDING = ("floor", "ceil", "ceil_torch")
 _OV_AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
 _OV_INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
+#: rule compute_type: the dtypes OpenVINO's CPU plugin converts its input to.
+_OV_COMPUTE = {"float16": np.float32, "float64": np.float32, "int64": np.int32}
 _OV_TOO_SMALL = ("OpenVINO: 'Kernel after dilation has size ... larger than the data shape "
                  "after padding'")
 
@@ -634,7 +1012,7 @@ def _ov_index_type(index_element_type: Any, x: np.ndarray):
 
 def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
                       rounding_type="floor", auto_pad="explicit", index_element_type="i64",
-                      axis=0):
+                      axis=0, *, follow="spec"):
     """OpenVINO ``MaxPool-14`` (``MaxPool-8`` for ``floor`` / ``ceil``), ``(Y, indices)``.
 
     ``rounding_type`` ``floor``, raw ``ceil`` (the last window may start in
@@ -676,6 +1054,15 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     its own Example 6 and the shape-inference code round up (3x3, K2, S2:
     2x2); pooltutor follows the example and the code.
 
+    ``follow="runtime"`` (OpenVINO 2026.4 CPU plugin): with ``same_*`` the
+    rounding type still applies to the SAME-padded input, so raw ``ceil``
+    can lay extra windows (x ``(1, 1, 2)``, kernel 1, stride 3, dilation 2,
+    ``same_lower``, ``ceil``: 2 outputs, the second empty: lowest value,
+    index 0); float16 and float64 are computed as float32 (an empty window
+    of float16 gives float32's lowest, which is ``-inf`` in float16) and
+    int64 as int32 (values wrap modulo ``2**32``; the lowest value is
+    int32's).
+
     Examples
     --------
     TV03, raw ``ceil``: a fourth window made of padding only.
@@ -687,6 +1074,7 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     >>> openvino_max_pool(x, 2, 1, 1, 2, rounding_type="ceil_torch")[0].tolist()
     [[[1.0, 3.0, 5.0]]]
     """
+    runtime = _follow(follow, "openvino_max_pool")
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     stride_t = check_per_axis("strides", strides, ndim, minimum=1)
@@ -698,6 +1086,9 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     rounding = _ov_choice("rounding_type", rounding_type, _OV_ROUNDING)
     pad_kind = _ov_choice("auto_pad", auto_pad, _OV_AUTO_PADS)
     index_dtype = _ov_index_type(index_element_type, x)
+    out_dtype = x.dtype
+    if runtime:
+        x = _compute_as(x, _OV_COMPUTE)         # rule compute_type
     axis_i = check_int("axis", axis)
     if not -x.ndim <= axis_i < x.ndim:
         raise PoolTutorError(
@@ -712,21 +1103,20 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
     else:
         pairs = tuple(same_padding(i, k, s, d, upper=pad_kind == "same_upper")
                       for i, k, s, d in zip(x.shape[2:], kernel_t, stride_t, dil, strict=True))
-        rounding = "floor"                     # O = ceil(I / S) exactly
+        if not runtime:
+            rounding = "floor"                 # O = ceil(I / S) exactly
+        # runtime (rule same_rounding): the rounding type's rule on the SAME-padded input
     _fit_geometry(x, kernel_t, stride_t, pairs, dil, rounding, kernel_name="kernel",
                   given=kernel, reason=_OV_TOO_SMALL)
     r = pooling.max_pool(x, kernel_t, stride_t, pairs, dil, rounding=rounding,
                          return_indices=True, index_layout="tensor",
                          **_rules("openvino_max_pool", *_MAX_KEYS))
-    y, idx = r.output, r.indices
-    lowest = fill_value(x.dtype, "lowest")
-    below = y <= lowest            # nothing beat the kernel's starting value lowest()
-    if below.any():
-        y = np.where(below, lowest, y).astype(x.dtype, copy=False)
-        idx = np.where(below, from_plane(np.zeros_like(idx), x.shape, "tensor"), idx)
+    # nothing beat the kernel's starting value lowest()
+    y, idx = _lowest_start(r.output, r.indices, fill_value(x.dtype, "lowest"), x.shape, "tensor")
     if axis_i != 0:
         idx = idx % int(np.prod(x.shape[axis_i:]))
-    return y, idx.astype(index_dtype)
+    with np.errstate(over="ignore"):          # float32's lowest is -inf in float16
+        return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
 def _ov_output_shape(x, output_shape):
@@ -734,7 +1124,7 @@ def _ov_output_shape(x, output_shape):
     return check_per_axis("output_shape", output_shape, ndim, minimum=1)
 
 
-def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
+def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, follow="spec"):
     """OpenVINO ``AdaptiveMaxPool-8`` (seed ``000``), ``(Y, indices)``.
 
     Same bins as PyTorch (``[floor(i*I/O), ceil((i+1)*I/O))``); ties go to
@@ -770,9 +1160,17 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
     >>> i.tolist()
     [[[[0, 1, 3], [5, 6, 8], [15, 16, 18]]]]
     """
+    runtime = _follow(follow, "openvino_adaptive_max_pool")
     x = check_tensor("x", x)
     out = _ov_output_shape(x, output_shape)
     index_dtype = _ov_index_type(index_element_type, x)
+    out_dtype = x.dtype
+    if runtime:
+        if index_dtype == np.int64:
+            raise _refused("openvino", "AdaptiveMaxPool-8 with index_element_type='i64'",
+                           "the CPU plugin fails to compile it ('CPU plugin does not support "
+                           "i64 for use with oneDNN'); index_element_type='i32' runs")
+        x = _compute_as(x, _OV_COMPUTE)
     r = pooling.adaptive_max_pool(x, out, return_indices=True,
                                   **_rules("openvino_adaptive_max_pool", "nan_policy", "ties",
                                            "index_layout"))
@@ -786,10 +1184,10 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64"):
             first = first * a.input_size + starts
         y = np.where(empty, np.array(np.nan, dtype=y.dtype), y)
         idx = np.where(empty, first, idx)
-    return y, idx.astype(index_dtype)
+    return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
-def openvino_adaptive_avg_pool(x, output_shape):
+def openvino_adaptive_avg_pool(x, output_shape, *, follow="spec"):
     """OpenVINO ``AdaptiveAvgPool-8``: the mean of each adaptive bin (PyTorch's bins).
 
     Floats keep their dtype.  The spec admits floating types only;
@@ -799,16 +1197,140 @@ def openvino_adaptive_avg_pool(x, output_shape):
     >>> openvino_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2, 6, 5, 3]]]), 3).tolist()
     [[[2.25, 4.25, 4.0]]]
     """
+    runtime = _follow(follow, "openvino_adaptive_avg_pool")
     x = check_tensor("x", x)
     out = _ov_output_shape(x, output_shape)
-    return pooling.adaptive_avg_pool(x, out).output
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if runtime:
+        x = _compute_as(x, _OV_COMPUTE)
+    return pooling.adaptive_avg_pool(x, out).output.astype(out_dtype, copy=False)
+
+
+def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
+                      rounding_type="floor", auto_pad="explicit", *, follow="spec"):
+    """OpenVINO ``AvgPool-14`` (``AvgPool-1`` for ``floor`` / ``ceil``).
+
+    Window placement as :func:`openvino_max_pool` (no dilation):
+    ``rounding_type`` ``floor``, raw ``ceil`` or ``ceil_torch``; ``auto_pad``
+    ``same_upper`` / ``same_lower`` (``O = ceil(I/S)``, overriding the pads)
+    or ``valid``.  ``exclude_pad=True`` divides by the input elements of the
+    window, ``False`` by the taps inside the padded extent (padding counts, a
+    ceil overhang past it does not).  A window with no counted element gives
+    0.  Floats keep their dtype; integers give float64.
+
+    Parameters
+    ----------
+    x : array_like, ``(N, C, *spatial)``
+    strides, pads_begin, pads_end, kernel : int or one int per spatial axis
+    exclude_pad : bool
+        Required, as in the IR (``exclude-pad``).
+    rounding_type : {'floor', 'ceil', 'ceil_torch'}
+    auto_pad : {'explicit', 'same_upper', 'same_lower', 'valid'}
+
+    Raises
+    ------
+    ValueError
+        With ``exclude_pad=True``, a pad that is not smaller than the kernel
+        (OpenVINO's shape inference: "Kernel after dilation is sometimes
+        entirely in the padding area ... and this is not allowed").
+
+    Notes
+    -----
+    ``follow="runtime"`` (OpenVINO 2026.4 CPU plugin): ``same_*`` keep the
+    rounding type's rule (raw ``ceil`` lays extra windows, as MaxPool);
+    with ``exclude_pad=False`` padding divides by the whole kernel
+    ``prod(kernel)`` even where the window overhangs the padded input (TV14's
+    last window ``[x6, pad, past]``: ``6/3 = 2``, not ``6/2 = 3``), but with
+    no padding at all (pads 0, ``valid``, or ``same_*`` needing none) it
+    divides as ``exclude_pad=True``; a window with no counted element is
+    ``nan`` (0/0) in some calls and ``-0.0`` in others (not reproduced:
+    ``follow="runtime"`` raises ``ValueError`` there); float16 / float64
+    are computed as float32.
+
+    Examples
+    --------
+    >>> x = np.arange(1.0, 7.0, dtype=np.float32).reshape(1, 1, 6)             # TV14
+    >>> openvino_avg_pool(x, 2, 1, 1, 3, exclude_pad=False, rounding_type="ceil").tolist()
+    [[[1.0, 3.0, 5.0, 3.0]]]
+    >>> openvino_avg_pool(x, 2, 1, 1, 3, exclude_pad=False, rounding_type="ceil",
+    ...                   follow="runtime").tolist()
+    [[[1.0, 3.0, 5.0, 2.0]]]
+    """
+    runtime = _follow(follow, "openvino_avg_pool")
+    x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    stride_t = check_per_axis("strides", strides, ndim, minimum=1)
+    pb = check_per_axis("pads_begin", pads_begin, ndim, minimum=0)
+    pe = check_per_axis("pads_end", pads_end, ndim, minimum=0)
+    kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
+    exclude = _flag("exclude_pad", exclude_pad)
+    rounding = _ov_choice("rounding_type", rounding_type, _OV_ROUNDING)
+    pad_kind = _ov_choice("auto_pad", auto_pad, _OV_AUTO_PADS)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if pad_kind == "explicit":
+        pairs = tuple(zip(pb, pe, strict=True))
+        if exclude:
+            for axis, (k, b, e) in enumerate(zip(kernel_t, pb, pe, strict=True)):
+                if not (k > b and k > e):
+                    raise PoolTutorError(
+                        f"pads_begin={pads_begin!r} / pads_end={pads_end!r} are not allowed "
+                        f"with exclude_pad=True and kernel={kernel!r}: on spatial axis {axis} "
+                        f"the pads {b}/{e} are not smaller than the kernel {k} (OpenVINO: "
+                        f"'Kernel after dilation is sometimes entirely in the padding area "
+                        f"... and this is not allowed'); need pads < kernel"
+                    )
+    elif pad_kind == "valid":
+        pairs = ((0, 0),) * ndim
+    else:
+        pairs = tuple(same_padding(i, k, s, 1, upper=pad_kind == "same_upper")
+                      for i, k, s in zip(x.shape[2:], kernel_t, stride_t, strict=True))
+        if not runtime:
+            rounding = "floor"
+    _fit_geometry(x, kernel_t, stride_t, pairs, (1,) * ndim, rounding, kernel_name="kernel",
+                  given=kernel, reason=_OV_TOO_SMALL)
+    if not runtime:
+        return pooling.avg_pool(x, kernel_t, stride_t, pairs, rounding=rounding,
+                                divisor="valid" if exclude else "padded").output
+    x = _compute_as(x, _OV_COMPUTE)
+    if exclude or not any(b or e for b, e in pairs):
+        divisor = "valid"                    # rule divisor: no padding at all excludes it
+    else:                                    # rule divisor: the whole kernel
+        divisor = int(np.prod(kernel_t))
+    y = pooling.avg_pool(x, kernel_t, stride_t, pairs, rounding=rounding, divisor=divisor).output
+    if isinstance(divisor, str):             # rule empty_value: 0/0 where nothing is counted
+        geom = pool_geometry(x.shape[2:], kernel_t, stride_t, pairs, 1, rounding)
+        empty = _window_counts(geom, divisor) == 0
+        if empty.any():
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce this call: it has a window with no "
+                "counted element (past the input under rounding_type='ceil'), which "
+                "OpenVINO's CPU plugin gives as nan (0/0) or as -0.0 depending on the call "
+                "(both measured, 2026.4); pooltutor does not guess; use follow='spec' (0)"
+            )
+    return y.astype(out_dtype, copy=False)
+
+
+def _window_counts(geom, which: str) -> np.ndarray:
+    """Per window, its taps inside the input (``"valid"``) or inside the padded extent
+    ``[-pb, I + pe)`` (``"padded"``), shaped ``(1, 1, *out_spatial)``."""
+    count = np.ones((1, 1) + geom.output_shape, dtype=np.int64)
+    for axis, a in enumerate(geom.axes):
+        lo, hi = (0, a.input_size) if which == "valid" else (-a.pad_begin,
+                                                               a.input_size + a.pad_end)
+        starts = np.array(a.window_starts, dtype=np.int64)
+        n = np.clip(np.minimum(starts + a.effective_kernel, hi) - np.maximum(starts, lo), 0,
+                    None)
+        shape = [1] * (2 + geom.ndim)
+        shape[2 + axis] = a.output_size
+        count = count * n.reshape(shape)
+    return count
 
 
 # --------------------------------------------------------------------------- DirectML
 
 
 def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, dilations,
-                          output_indices=True):
+                          output_indices=True, *, follow="spec"):
     """DirectML ``DML_MAX_POOLING2_OPERATOR_DESC`` (seed ``002``), ``(Y, Indices or None)``.
 
     4-D or 5-D input only (``DimensionCount`` 2 or 3).  The output length
@@ -853,6 +1375,8 @@ def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, d
     >>> y.tolist(), i.tolist(), i.dtype
     ([[[[2.0, 3.0, 4.0, 5.0, 4.0]]]], [[[[1, 2, 3, 4, 3]]]], dtype('uint32'))
     """
+    _not_runnable(follow, "directml_max_pooling2", "DirectML",
+                  "it needs Windows with a DirectX 12 GPU")
     x = check_tensor("x", x, min_ndim=4, max_ndim=5, layout="(N, C, H, W) or (N, C, D, H, W)")
     if x.size > np.iinfo(np.uint32).max:
         raise PoolTutorError(
@@ -904,7 +1428,7 @@ def _trt_pooling_type(value: Any) -> str:
 
 def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
                      padding_mode="EXPLICIT_ROUND_DOWN", pooling_type="MAX",
-                     average_count_excludes_padding=True, blend_factor=0.0):
+                     average_count_excludes_padding=True, blend_factor=0.0, *, follow="spec"):
     """TensorRT ``IPoolingLayer`` under a ``PaddingMode`` (seed ``004``).
 
     The padding and the output length come from
@@ -968,7 +1492,10 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
     """
     from .padding_modes import output_geometry
 
+    _not_runnable(follow, "tensorrt_pooling", "TensorRT", "it needs an NVIDIA GPU")
     x = check_tensor("x", x)
+    ndim = _spatial_ndim(x)
+    check_per_axis("window_size", window_size, ndim, minimum=1)
     ptype = _trt_pooling_type(pooling_type)
     exclude = _flag("average_count_excludes_padding", average_count_excludes_padding)
     if (isinstance(blend_factor, (bool, np.bool_))
@@ -981,8 +1508,16 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
     if not (math.isfinite(b) and 0.0 <= b <= 1.0):
         raise PoolTutorError(
             f"blend_factor={blend_factor!r} is not allowed: need a float in [0, 1]")
-    g = output_geometry(x.shape[2:], window_size, stride, pre_padding=pre_padding,
-                        post_padding=post_padding, padding_mode=padding_mode, layer="pooling")
+    try:
+        g = output_geometry(x.shape[2:], window_size, stride, pre_padding=pre_padding,
+                            post_padding=post_padding, padding_mode=padding_mode,
+                            layer="pooling")
+    except PoolTutorError as exc:                # output_geometry says window=, F
+        text = str(exc)
+        if text.startswith("window="):
+            text = f"window_size={window_size!r} (F = {text[len('window='):]}"
+            text = text.replace(" does not fit", ") does not fit", 1)
+        raise PoolTutorError(text) from None
     pairs = tuple(zip(g.pre_padding, g.post_padding, strict=True))
     geo = dict(kernel=g.window, stride=g.stride, padding=pairs, dilation=g.dilation,
                rounding=g.rounding)
@@ -1038,7 +1573,8 @@ def _tf_window(name: str, value: Any) -> tuple[int, int]:
         ) from None
 
 
-def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False):
+def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False, *,
+                                    follow="spec"):
     """``tf.nn.max_pool_with_argmax`` on 4-D NHWC input, ``(Y, argmax)``.
 
     ``padding`` ``'VALID'`` (no padding, ``O = ceil((I - K + 1)/S)``) or
@@ -1065,6 +1601,12 @@ def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in
     of each window and then only a strictly greater one, so a NaN survives
     only when it is the first element of the window; pooltutor's engine has
     no such rule and propagates NaN as PyTorch does (last NaN's index).
+    ``follow="runtime"`` reproduces the CPU kernel (``nan_policy=
+    "first_sticks"``), and its VALID length ``trunc((I - K + S) / S)``: a
+    window longer than the input gives an empty axis when that is 0 (``I=2,
+    K=3, S=1``), and the refusal "Computed output size would be negative"
+    below; the spec (``ceil((I - K + 1)/S)``) raises for every window
+    longer than the input.
 
     Examples
     --------
@@ -1073,22 +1615,240 @@ def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in
     >>> y.tolist(), a.tolist()
     ([[[[6.0, 7.0]]]], [[[[6, 7]]]])
     """
+    runtime = _follow(follow, "tensorflow_max_pool_with_argmax")
     x = check_tensor("x", x, min_ndim=4, max_ndim=4, layout="(N, H, W, C) (NHWC)")
     k = _tf_window("ksize", ksize)
     s = _tf_window("strides", strides)
     check_choice("padding", padding, _TF_PADDINGS)
     batch = _flag("include_batch_in_index", include_batch_in_index)
     nchw = np.moveaxis(x, 3, 1)                      # a view: the engine pools (N, C, H, W)
-    if padding == "SAME":
-        pairs = tuple(same_padding(i, kk, ss, 1, upper=True)
-                      for i, kk, ss in zip(nchw.shape[2:], k, s, strict=True))
-    else:
-        pairs = ((0, 0), (0, 0))
-    _fit_geometry(nchw, k, s, pairs, (1, 1), "floor", kernel_name="ksize",
-                  given=ksize, reason="TensorFlow: 'Computed output size would be negative'")
+    pairs = _tf_pads(nchw, k, s, padding, ksize, runtime)
+    if pairs is None:                                # runtime: an empty VALID axis
+        n, c, h, w = _tf_empty(nchw, k, s)
+        return np.empty((n, h, w, c), x.dtype), np.empty((n, h, w, c), np.int64)
+    rules = _rules("tensorflow_max_pool_with_argmax", *_MAX_KEYS)
+    if runtime:
+        rules["nan_policy"] = "first_sticks"          # RUNTIME_RULES nan_policy
     r = pooling.max_pool(nchw, k, s, pairs, 1, rounding="floor", return_indices=True,
-                         index_layout="nhwc_batch" if batch else "nhwc",
-                         **_rules("tensorflow_max_pool_with_argmax", *_MAX_KEYS))
+                         index_layout="nhwc_batch" if batch else "nhwc", **rules)
     y = np.ascontiguousarray(np.moveaxis(r.output, 1, 3))
     argmax = np.ascontiguousarray(np.moveaxis(r.indices, 1, 3))
     return y, argmax
+
+
+_TF_NEGATIVE = "TensorFlow: 'Computed output size would be negative'"
+
+
+def _tf_valid_length(size: int, k: int, s: int) -> int:
+    """TensorFlow's VALID length as its CPU kernels compute it (rule ``valid_length``):
+    ``(I - K + S) / S`` in C's truncating division."""
+    return int((size - k + s) / s)
+
+
+def _tf_pads(nc, k, s, padding, given, runtime, crop_out=None):
+    """SAME (upper) or VALID pads for the ``(N, C, *spatial)`` view ``nc``; None when the
+    runtime's VALID length is 0 on some axis (an empty output).
+
+    ``crop_out`` (a list): the 3-D kernels' SAME padding (rule ``same_3d``): Eigen's
+    volume patches compute the total pad without clamping it at 0 and split it with
+    C division, so a window shorter than the stride shifts into the input; the
+    ``(begin, end)`` crop that this negative padding means is appended to it.
+    """
+    ndim = nc.ndim - 2
+    if padding == "SAME" and crop_out is not None:
+        raw = [_ort_same_padding(i, kk, ss, True)
+               for i, kk, ss in zip(nc.shape[2:], k, s, strict=True)]
+        pairs = tuple((max(b, 0), max(e, 0)) for b, e in raw)
+        crop_out.append(tuple((max(-b, 0), max(-e, 0)) for b, e in raw))
+        return pairs
+    if padding == "SAME":
+        pairs = tuple(same_padding(i, kk, ss, 1, upper=True)
+                      for i, kk, ss in zip(nc.shape[2:], k, s, strict=True))
+    else:
+        pairs = ((0, 0),) * ndim
+        if runtime:
+            lengths = [_tf_valid_length(i, kk, ss)
+                       for i, kk, ss in zip(nc.shape[2:], k, s, strict=True)]
+            for axis, (o, i, kk, ss) in enumerate(zip(lengths, nc.shape[2:], k, s,
+                                                      strict=True)):
+                if o < 0:
+                    raise _refused("tensorflow", f"ksize={given!r}",
+                                   f"'Computed output size would be negative: {o}' (spatial "
+                                   f"axis {axis}: input {i}, window {kk}, stride {ss}: "
+                                   f"(I - K + S) / S in integer division)")
+            if 0 in lengths:
+                return None
+    _fit_geometry(nc, k, s, pairs, (1,) * ndim, "floor", kernel_name="ksize", given=given,
+                  reason=_TF_NEGATIVE)
+    return pairs
+
+
+def _tf_empty(nc, k, s) -> tuple[int, ...]:
+    """The ``(N, C, *out)`` shape of an empty VALID result (some axis of length 0)."""
+    return nc.shape[:2] + tuple(max(_tf_valid_length(i, kk, ss), 0)
+                                for i, kk, ss in zip(nc.shape[2:], k, s, strict=True))
+
+
+_TF_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+
+
+def _tf_pool_args(x, ksize, strides, padding, data_format, function, runtime):
+    """Check ``tf.nn.max_pool`` / ``avg_pool`` arguments; ``(nc_view, k, s, channels_last)``."""
+    x = check_tensor("x", x, min_ndim=3, max_ndim=5,
+                     layout="(N, W, C), (N, H, W, C) or (N, D, H, W, C) (or channels first)")
+    ndim = x.ndim - 2
+    formats = _TF_FORMATS[ndim]
+    if data_format is None:
+        data_format = formats[0]
+    if not isinstance(data_format, str) or data_format not in formats:
+        raise PoolTutorError(
+            f"data_format={data_format!r} is not allowed for x of rank {x.ndim}: need "
+            f"{formats[0]!r} (channels last, the default), {formats[1]!r} or None"
+        )
+    last = data_format == formats[0]
+    if runtime and not last:
+        op = "MaxPool" if function == "tensorflow_max_pool" else "AvgPool"
+        what = f"Default {op}ingOp only supports NHWC" if ndim < 3 else (
+            "Default Pooling3DOp only supports NDHWC")
+        raise _refused("tensorflow", f"data_format={data_format!r}",
+                       f"'{what} on device type CPU' (channels-first pooling runs on GPU "
+                       f"only); transpose x to {formats[0]}")
+    check_choice("padding", padding, _TF_PADDINGS)
+
+    def window(name, value):
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        if isinstance(value, (list, tuple)) and len(value) == x.ndim:
+            full = check_per_axis(name, list(value), x.ndim, minimum=1)
+            c = x.ndim - 1 if last else 1
+            if full[0] != 1 or full[c] != 1:
+                raise PoolTutorError(
+                    f"{name}={list(value)!r} is not allowed: with one entry per axis of x the "
+                    f"batch and channel entries must be 1 (TensorFlow pools the spatial axes "
+                    f"here)"
+                )
+            return tuple(v for i, v in enumerate(full) if i not in (0, c))
+        if isinstance(value, (list, tuple)) and len(value) == 1:
+            value = value[0]
+        try:
+            return check_per_axis(name, value, ndim, minimum=1)
+        except PoolTutorError as exc:
+            raise PoolTutorError(
+                f"{exc}; TensorFlow takes an int, {ndim} ints (one per spatial axis) or "
+                f"{x.ndim} (one per axis of x)"
+            ) from None
+
+    k = window("ksize", ksize)
+    s = window("strides", strides)
+    nc = np.moveaxis(x, -1, 1) if last else x
+    return x, nc, k, s, last
+
+
+def _tf_back(y, last):
+    return np.ascontiguousarray(np.moveaxis(y, 1, -1)) if last else y
+
+
+def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow="spec"):
+    """``tf.nn.max_pool`` with 1 to 3 spatial axes (``max_pool1d/2d/3d``).
+
+    ``padding`` ``'SAME'`` (``O = ceil(I/S)``, the odd extra pad at the end,
+    padding ignored) or ``'VALID'``; ties go to the first maximum, NaN
+    propagates as in PyTorch (the spec is silent).
+
+    Parameters
+    ----------
+    x : array_like
+        ``(N, W, C)``, ``(N, H, W, C)`` or ``(N, D, H, W, C)``, or channels
+        first with ``data_format`` ``'NCW'`` / ``'NCHW'`` / ``'NCDHW'``.
+    ksize, strides : int, one int per spatial axis, or one per axis of ``x``
+        (then the batch and channel entries are 1).
+    padding : {'SAME', 'VALID'}
+    data_format : str or None
+        ``None``: channels last.
+
+    Notes
+    -----
+    ``follow="runtime"`` (TensorFlow 2.21 CPU): with 1 or 2 spatial axes the
+    kernel starts every window at the dtype's lowest value and takes only a
+    strictly greater element, so NaN never wins and a window of NaN or
+    ``-inf`` only gives the lowest value (``[nan, nan]`` -> ``-3.4028235e38``);
+    the 3-D kernel's NaN handling follows Eigen's reduction order and is not
+    reproduced (``ValueError`` for NaN input); channels first is refused on
+    CPU, and the 3-D kernel takes float32 only; the 3-D kernel's SAME
+    padding is not clamped at 0, so a window shorter than the stride shifts
+    into the input (``I=3, K=1, S=3``: it reads ``x[1]``, the spec ``x[0]``);
+    VALID lengths as :func:`tensorflow_max_pool_with_argmax`.
+
+    Examples
+    --------
+    >>> x = np.array([1.0, np.nan, np.nan, np.nan], dtype=np.float32).reshape(1, 4, 1)
+    >>> tensorflow_max_pool(x, 2, 2, "VALID").ravel().tolist()
+    [nan, nan]
+    >>> tensorflow_max_pool(x, 2, 2, "VALID", follow="runtime").ravel().tolist()
+    [1.0, -3.4028234663852886e+38]
+    """
+    runtime = _follow(follow, "tensorflow_max_pool")
+    x, nc, k, s, last = _tf_pool_args(x, ksize, strides, padding, data_format,
+                                      "tensorflow_max_pool", runtime)
+    ndim = nc.ndim - 2
+    if runtime and ndim == 3:
+        if x.dtype != np.float32:
+            raise _refused("tensorflow", f"max_pool3d of x with dtype {x.dtype}",
+                           "the CPU MaxPool3D kernel is registered for float32 only "
+                           "(float16 'Could not find device', others not in its type list)")
+        if np.isnan(x).any():
+            raise PoolTutorError(
+                "follow='runtime' does not reproduce max_pool3d of x with NaN: TensorFlow's "
+                "3-D CPU kernel (Eigen) lets a NaN win or lose by its reduction order; use "
+                "follow='spec'"
+            )
+    crop = [] if (runtime and ndim == 3) else None
+    pairs = _tf_pads(nc, k, s, padding, ksize, runtime, crop)
+    if pairs is None:
+        return _tf_back(np.empty(_tf_empty(nc, k, s), x.dtype), last)
+    if crop:
+        nc = _crop(nc, crop[0])
+    rules = _rules("tensorflow_max_pool", *_MAX_KEYS)
+    if runtime and ndim < 3:                          # RUNTIME_RULES lowest_start
+        rules.update(nan_policy="ignore", empty_value="lowest")
+    y = pooling.max_pool(nc, k, s, pairs, 1, rounding="floor", **rules).output
+    if runtime and ndim < 3:
+        y, _ = _lowest_start(y, None, fill_value(x.dtype, "lowest"), nc.shape, "plane")
+    return _tf_back(y, last)
+
+
+def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow="spec"):
+    """``tf.nn.avg_pool`` with 1 to 3 spatial axes (``avg_pool1d/2d/3d``).
+
+    Arguments as :func:`tensorflow_max_pool`.  ``'SAME'`` divides each
+    window by its *real* elements only (padding never counts, TensorFlow:
+    "the padded input values are ignored"): converting it to an ONNX
+    ``AveragePool`` needs ``count_include_pad=0`` (onnx/onnx#388).
+    Floats keep their dtype; integers give float64 (TensorFlow refuses
+    integer averages; ``follow="runtime"`` refuses them too).
+
+    Examples
+    --------
+    >>> x = np.arange(1.0, 6.0).reshape(1, 5, 1)
+    >>> tensorflow_avg_pool(x, 3, 2, "SAME").ravel().tolist()      # pads (1, 1)
+    [1.5, 3.0, 4.5]
+    """
+    runtime = _follow(follow, "tensorflow_avg_pool")
+    x, nc, k, s, last = _tf_pool_args(x, ksize, strides, padding, data_format,
+                                      "tensorflow_avg_pool", runtime)
+    ndim = nc.ndim - 2
+    if runtime:
+        allowed = ("float32",) if ndim == 3 else ("float16", "float32", "float64")
+        if x.dtype.name not in allowed:
+            raise _refused("tensorflow", f"avg_pool{ndim}d of x with dtype {x.dtype}",
+                           f"its CPU kernel takes {', '.join(allowed)} only ('Value for attr "
+                           f"'T' of {x.dtype.name} is not in the list of allowed values')")
+    crop = [] if (runtime and ndim == 3) else None
+    pairs = _tf_pads(nc, k, s, padding, ksize, runtime, crop)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if pairs is None:
+        return _tf_back(np.empty(_tf_empty(nc, k, s), out_dtype), last)
+    if crop:
+        nc = _crop(nc, crop[0])
+    y = pooling.avg_pool(nc, k, s, pairs, rounding="floor", divisor="valid").output
+    return _tf_back(y, last)

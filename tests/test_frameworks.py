@@ -84,13 +84,77 @@ CONTRACT = {
                         "average_count_excludes_padding=True, blend_factor=0.0)",
     "tensorflow_max_pool_with_argmax": "(x, ksize, strides, padding, "
                                        "include_batch_in_index=False)",
+    # "More operators" of api.md
+    "openvino_avg_pool": "(x, strides, pads_begin, pads_end, kernel, exclude_pad, "
+                         "rounding_type='floor', auto_pad='explicit')",
+    "tensorflow_max_pool": "(x, ksize, strides, padding, data_format=None)",
+    "tensorflow_avg_pool": "(x, ksize, strides, padding, data_format=None)",
 }
 
 
 @pytest.mark.parametrize("name", sorted(CONTRACT))
 def test_signature_is_the_contracts(name):
-    assert str(inspect.signature(getattr(fw, name))) == CONTRACT[name]
-    assert name in fw.__all__ and name in fw.ENGINE_RULES
+    # every function adds the keyword-only follow="spec" of api.md ("Spec and runtime")
+    assert str(inspect.signature(getattr(fw, name))) == CONTRACT[name][:-1] + ", *, follow='spec')"
+    assert name in fw.__all__ and name in fw.ENGINE_RULES and name in fw.RUNTIME_RULES
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACT))
+def test_follow_other_values_raise_value_error(name):
+    func = getattr(fw, name)
+    required = [p for p in inspect.signature(func).parameters.values()
+                if p.default is inspect.Parameter.empty][1:]
+    args = [2] * len(required)
+    with pytest.raises(ValueError, match=r"follow='SPEC' is not allowed in " + name):
+        func(np.ones((1, 1, 4, 4)), *args, follow="SPEC")
+    with pytest.raises(ValueError, match=r"follow=None is not allowed"):
+        func(np.ones((1, 1, 4, 4)), *args, follow=None)
+
+
+@pytest.mark.parametrize("name, framework", [("directml_max_pooling2", "DirectML"),
+                                             ("tensorrt_pooling", "TensorRT")])
+def test_follow_runtime_of_unrunnable_frameworks_says_so(name, framework):
+    with pytest.raises(ValueError, match=rf"follow='runtime' is not possible for {name}: "
+                                         rf"{framework} cannot be run on this machine"):
+        getattr(fw, name)(np.ones((1, 1, 4, 4)), 1, 2, 0, 0, 1, follow="runtime")
+
+
+def test_runtime_versions_are_the_measured_ones():
+    assert dict(fw.RUNTIME_VERSIONS) == {"onnxruntime": "1.32", "openvino": "2026.4",
+                                         "tensorflow": "2.21", "torch": "2.13"}
+
+
+def test_tensorrt_messages_name_window_size():
+    x = np.zeros((1, 1, 4, 4))
+    with pytest.raises(ValueError, match=r"^window_size=0 is not allowed: need an int >= 1"):
+        fw.tensorrt_pooling(x, window_size=0, stride=1)
+    with pytest.raises(ValueError, match=r"^window_size=9 \(F = \(9, 9\)\) does not fit the "
+                                         r"padded input on axis 0"):
+        fw.tensorrt_pooling(x, window_size=9, stride=1)
+    with pytest.raises(ValueError, match=r"^window_size=\[9, 2\] \(F = \(9, 2\)\) does not "
+                                         r"fit"):
+        fw.tensorrt_pooling(x, window_size=[9, 2], stride=1, padding_mode="CAFFE_ROUND_UP")
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda x: fw.torch_max_pool(x, 9), "kernel_size"),
+    (lambda x: fw.torch_avg_pool(x, 0), "kernel_size"),
+    (lambda x: fw.onnx_max_pool(x, [9, 9]), "kernel_shape"),
+    (lambda x: fw.onnx_average_pool(x, [2, 2], strides=[0, 1]), "strides"),
+    (lambda x: fw.openvino_max_pool(x, 1, 0, 0, 9), "kernel"),
+    (lambda x: fw.openvino_avg_pool(x, 1, 0, 0, 9, True), "kernel"),
+    (lambda x: fw.openvino_avg_pool(x, 1, 2, 0, 2, True), "pads_begin"),
+    (lambda x: fw.openvino_adaptive_max_pool(x, 0), "output_shape"),
+    (lambda x: fw.directml_max_pooling2(x, 1, 9, 0, 0, 1), "window_size"),
+    (lambda x: fw.directml_max_pooling2(x, 1, 2, -1, 0, 1), "start_padding"),
+    (lambda x: fw.tensorflow_max_pool_with_argmax(x, 9, 1, "VALID"), "ksize"),
+    (lambda x: fw.tensorflow_max_pool(x, 9, 1, "VALID"), "ksize"),
+    (lambda x: fw.tensorflow_avg_pool(x, 2, 0, "SAME"), "strides"),
+    (lambda x: fw.tensorflow_max_pool(x, 2, 1, "SAME", data_format="NCW"), "data_format"),
+])
+def test_every_dialect_names_its_own_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}="):
+        call(np.zeros((1, 2, 4, 4)))
 
 
 def test_every_public_function_is_in_the_contract():
@@ -725,7 +789,7 @@ REJECTIONS = [
     (fw.tensorrt_pooling, (X4, 2, 1), dict(average_count_excludes_padding=2), ValueError,
      "average_count_excludes_padding=2"),
     (fw.tensorrt_pooling, (X4, 2, 1), dict(pre_padding=-1), ValueError, "pre_padding="),
-    (fw.tensorrt_pooling, (X4, 0, 1), {}, ValueError, "window="),
+    (fw.tensorrt_pooling, (X4, 0, 1), {}, ValueError, "^window_size=0"),
     (fw.tensorrt_pooling, (X4, 9, 1), {}, ValueError, "does not fit"),
     (fw.tensorrt_pooling, (np.arange(6.0).reshape(1, 1, 6), 1, 1),
      dict(pre_padding=2, padding_mode="CAFFE_ROUND_DOWN"), ValueError,

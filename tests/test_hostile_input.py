@@ -271,19 +271,34 @@ CORPUS = [
          lambda: fw.tensorrt_pooling(X, 2, 2, blend_factor="0.5"), TE,
          r"blend_factor='0\.5' has type str: need a float in \[0, 1\]"),
     _row("tensorrt_pooling window 0", lambda: fw.tensorrt_pooling(X, 0, 2), VE,
-         r"window=0 is not allowed: need an int >= 1"),
+         r"window_size=0 is not allowed: need an int >= 1"),
     _row("tensorrt_pooling pre_padding -1", lambda: fw.tensorrt_pooling(X, 2, 2, -1), VE,
          r"pre_padding=-1 is not allowed: need an int >= 0"),
     _row("tensorrt_pooling window larger than padded input",
          lambda: fw.tensorrt_pooling(X, 7, 2), VE,
-         r"window=\(7, 7\) does not fit the padded input on axis 0: DK = 1 \+ D\*\(F-1\) = 7 > "
-         r"M = I \+ B \+ A = 4\+0\+0 = 4"),
+         r"window_size=7 \(F = \(7, 7\)\) does not fit the padded input on axis 0: DK = 1 \+ "
+         r"D\*\(F-1\) = 7 > M = I \+ B \+ A = 4\+0\+0 = 4"),
     _row("tensorrt_pooling average_count_excludes_padding str",
          lambda: fw.tensorrt_pooling(X, 2, 2, average_count_excludes_padding="yes"), TE,
          r"average_count_excludes_padding='yes' has type str: need True or False"),
     _row("tensorrt_pooling absurd padding", lambda: fw.tensorrt_pooling(X, 1, 1, 10**9, 10**9),
          VE, r"padding=.*1000000000.* " + ABSURD),
     # ------------------------------------------------------------------ TensorFlow
+    _row("openvino_avg_pool pads not below the kernel with exclude_pad",
+         lambda: fw.openvino_avg_pool(X, 1, 2, 0, 2, True), VE,
+         r"pads_begin=2 / pads_end=0 are not allowed with exclude_pad=True and kernel=2"),
+    _row("openvino_avg_pool rounding_type unknown",
+         lambda: fw.openvino_avg_pool(X, 1, 0, 0, 2, True, rounding_type="round"), VE,
+         r"rounding_type='round' is not allowed: need one of 'floor', 'ceil', 'ceil_torch'"),
+    _row("tensorflow_max_pool data_format unknown",
+         lambda: fw.tensorflow_max_pool(X, 2, 2, "SAME", data_format="NHCW"), VE,
+         r"data_format='NHCW' is not allowed for x of rank 4: need 'NHWC'"),
+    _row("tensorflow_avg_pool ksize larger than the input",
+         lambda: fw.tensorflow_avg_pool(X, 9, 1, "VALID"), VE,
+         r"ksize=9 does not fit x: on spatial axis 0"),
+    _row("tensorflow_avg_pool follow unknown",
+         lambda: fw.tensorflow_avg_pool(X, 2, 1, "VALID", follow="Runtime"), VE,
+         r"follow='Runtime' is not allowed in tensorflow_avg_pool: need 'spec'"),
     _row("tensorflow_max_pool_with_argmax rank 3",
          lambda: fw.tensorflow_max_pool_with_argmax(X1, 2, 2, "VALID"), VE,
          r"x has shape \(1, 1, 4\) \(rank 3\): need rank 4, shaped \(N, H, W, C\) \(NHWC\) with "
@@ -672,7 +687,7 @@ def test_corpus_is_large_and_covers_every_public_function():
     assert len(ids) >= 80 and len(set(ids)) == len(ids)
     covered = " ".join(ids)
     for name in fw.__all__:
-        if name != "ENGINE_RULES":
+        if name not in ("ENGINE_RULES", "RUNTIME_RULES", "RUNTIME_VERSIONS", "FOLLOWS"):
             assert name in covered, name
     for name in ("max_pool", "avg_pool", "adaptive_max_pool", "adaptive_avg_pool",
                  "output_geometry", "convert_indices", "pool_geometry", "same_padding",
