@@ -32,7 +32,8 @@ from pooltutor.pooling import max_pool
 from pooltutor.viz.heatmaps import plot_pooling
 from pooltutor.viz.relu_explorer import PRESETS, ZeroPointReluExplorer
 from pooltutor.viz.selfcheck import SelfCheck
-from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
+from pooltutor.viz.quant_chain import plot_quant_chain
+from pooltutor.viz.zero_point import plot_zero_point_relu
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Codes and real values

@@ -43,7 +43,8 @@ from pooltutor.viz.padding_modes import mode_geometry, plot_padding_modes
 from pooltutor.viz.relu_explorer import ZeroPointReluExplorer
 from pooltutor.viz.selfcheck import SelfCheck, parse_answer
 from pooltutor.viz.window_stepper import WindowStepper
-from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
+from pooltutor.viz.quant_chain import plot_quant_chain
+from pooltutor.viz.zero_point import plot_zero_point_relu
 
 matplotlib.use("Agg")
 
