@@ -24,6 +24,7 @@ from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_int
 from . import style
 from .zero_point import (
+    INDEX_MARGIN,
     axes_list,
     cell_points,
     draw_code_panel,
@@ -187,7 +188,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None, ax=None) -> QuantChainP
     ax0.set_xticks([])
     ax0.set_yticks([])
     ax0.set_aspect("equal")
-    size = text_sizes(cell_points(ax0, acc.shape), 1)[0]
+    size = text_sizes(cell_points(ax0, acc.shape, INDEX_MARGIN), 1)[0]
     colors = style.cell_text_colors(acc, a_lo, a_hi)
     texts = style.TextCollection()
     for (r, cc), v in np.ndenumerate(acc):

@@ -109,14 +109,14 @@ def real_text(real: float, scale) -> str:
     return text if scale is not None or text == "0" else f"{text}s"
 
 
-def cell_points(ax, shape) -> float:
+def cell_points(ax, shape, margin: float = 0.0) -> float:
     """About the side (points) a cell of a grid of ``shape`` gets on ``ax``, from its slot
     before the layout (which then takes room for titles and labels, mostly above and
     below)."""
     box = ax.get_window_extent()
     dpi = ax.figure.dpi
     rows, cols = shape
-    return min(0.92 * box.width / (cols + 0.5), 0.8 * box.height / (rows + 0.5)) * 72.0 / dpi
+    return min(1.15 * box.width / (cols + margin), 0.85 * box.height / (rows + margin)) * 72.0 / dpi
 
 
 def text_sizes(cell_pt: float, widest: int) -> tuple[float, float, bool]:
@@ -170,7 +170,7 @@ def draw_code_panel(ax, codes, reals, *, vmin, vmax, scale=None, title="", title
     ax.set_yticks([])
     ax.set_aspect("equal")
     written = {(r, c): real_text(v, scale) for (r, c), v in np.ndenumerate(reals)}
-    big, small, word = text_sizes(cell_points(ax, codes.shape),
+    big, small, word = text_sizes(cell_points(ax, codes.shape, INDEX_MARGIN if indices else 0),
                                   max(len(t) for t in written.values()))
     colors = style.cell_text_colors(codes, vmin, vmax)
     texts = style.TextCollection()
