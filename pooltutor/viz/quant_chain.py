@@ -95,8 +95,9 @@ def _index(chain, out_index) -> tuple[int, ...]:
         return (0,) * len(shape)
     index = tuple(out_index) if isinstance(out_index, (tuple, list)) else (out_index,)
     if len(index) != len(shape):
-        raise PoolTutorError(f"out_index={index!r}: need {'(i, j)' if len(shape) == 2 else '(n, c, i, j)'} "
-                             f"for the pooled stage shaped {shape}")
+        need = "(i, j)" if len(shape) == 2 else "(n, c, i, j)"
+        raise PoolTutorError(f"out_index={index!r}: need {need} for the pooled stage shaped "
+                             f"{shape}")
     for v, size in zip(index, shape, strict=True):
         if check_int("out_index", v, minimum=0) >= size:
             raise PoolTutorError(f"out_index={index!r} is outside the pooled stage shaped {shape}")

@@ -125,7 +125,7 @@ def text_sizes(cell_pt: float, widest: int) -> tuple[float, float, bool]:
     7 pt.
 
     >>> text_sizes(60.0, 4), text_sizes(30.0, 4)
-    ((13.0, 9.0, True), (11.5, 8.0, False))
+    ((13.0, 9.0, True), (11.0, 8.0, False))
     """
     big = float(min(13.0, max(7.0, np.floor(0.38 * cell_pt * 2) / 2)))
     small = float(min(9.0, max(7.0, np.floor(0.27 * cell_pt * 2) / 2)))

@@ -12,14 +12,13 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
+from baseline_check import assert_matches_baseline  # noqa: E402
 from figure_checks import assert_texts_inside  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pooltutor.errors import PoolTutorError  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
 from pooltutor.viz.zero_point import RELU_PANELS, plot_zero_point_relu  # noqa: E402
-
-from baseline_check import assert_matches_baseline  # noqa: E402
 
 TV31 = [[126, 120], [110, 127]]
 
