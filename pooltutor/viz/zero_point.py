@@ -204,7 +204,7 @@ def draw_code_panel(ax, codes, reals, *, vmin, vmax, scale=None, title="", title
         ax.add_patch(corner)
         corners.append(corner)
     ax.set_title(title, fontsize=title_size, color=title_color)
-    items = labels.pooltutor_texts
+    items = texts.items
     return CodePanel(ax, image, labels, tuple(t for t in items if t.gid == "value"),
                      tuple(t for t in items if t.gid == "real"), window_patches, winner_patch,
                      highlight_patch, tuple(corners), tuple((int(r), int(c)) for r, c in raised))
