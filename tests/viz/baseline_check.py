@@ -12,7 +12,7 @@ from pathlib import Path
 
 BASELINE = Path(__file__).resolve().parent / "baseline"
 DPI = 40
-TOL = 4
+TOL = 5
 
 
 def assert_matches_baseline(fig, name: str, tmp_dir: Path | None = None) -> None:

@@ -112,6 +112,7 @@ def test_every_text_inside_and_cells_legible(name, make):
         assert min(t.get_fontsize() for t in style.texts_of(ax)) >= 7
 
 
+@pytest.mark.picture
 @pytest.mark.parametrize("name, make, index", [
     ("quant_chain_tv29", CHAINS[0][1], None),
     ("quant_chain_4d", CHAINS[3][1], (0, 1, 1, 0)),

@@ -188,6 +188,7 @@ def test_every_picture_inside_as_jupyter_shows_it(changes):
         assert min(t.get_fontsize() for t in style.texts_of(ax)) >= 7
 
 
+@pytest.mark.picture
 def test_picture_matches_its_baseline():
     e = ZeroPointReluExplorer(preset="4x4 mixed", dtype="int8", zero_point=-20, dpi=LOW)
     assert_matches_baseline(e.figure, "relu_explorer_4x4_int8")

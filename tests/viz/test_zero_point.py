@@ -199,6 +199,7 @@ def test_marks_are_told_apart_without_colour():
     assert p.lines["zero-point"].get_linestyle() != p.lines["code-zero"].get_linestyle()
 
 
+@pytest.mark.picture
 @pytest.mark.parametrize("name, make", [
     ("zero_point_relu_tv31", lambda: plot_zero_point_relu(0.5, 128, "uint8", codes=TV31)),
     ("zero_point_relu_int8", lambda: plot_zero_point_relu(1.0, -20, "int8")),
