@@ -32,7 +32,8 @@ from pooltutor.pooling import max_pool
 from pooltutor.viz.heatmaps import plot_pooling
 from pooltutor.viz.relu_explorer import PRESETS, ZeroPointReluExplorer
 from pooltutor.viz.selfcheck import SelfCheck
-from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
+from pooltutor.viz.quant_chain import plot_quant_chain
+from pooltutor.viz.zero_point import plot_zero_point_relu
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Codes and real values
@@ -192,7 +193,7 @@ SelfCheck("TV31: codes [[126, 120], [110, 127]], zero point 128. "
 
 # %% tags=["hide-input"]
 p31 = plot_zero_point_relu(0.5, 128, "uint8", codes=codes31[0, 0])
-p31.figure.set_dpi(60)  # a smaller picture, to fit a slide
+p31.figure.set_dpi(85)  # 890 px wide: fits a slide, cell numbers stay legible
 p31.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}

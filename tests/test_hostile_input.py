@@ -40,10 +40,11 @@ from pooltutor.viz.index_explorer import IndexLayoutExplorer
 from pooltutor.viz.indices import plot_index_layouts
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import plot_padding_modes
+from pooltutor.viz.quant_chain import plot_quant_chain
 from pooltutor.viz.relu_explorer import ZeroPointReluExplorer
 from pooltutor.viz.selfcheck import SelfCheck, parse_answer
 from pooltutor.viz.window_stepper import WindowStepper
-from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu
+from pooltutor.viz.zero_point import plot_zero_point_relu
 
 matplotlib.use("Agg")
 

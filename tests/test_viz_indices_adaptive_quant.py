@@ -15,7 +15,6 @@ matplotlib = pytest.importorskip("matplotlib")
 from pooltutor.errors import PoolTutorError  # noqa: E402
 from pooltutor.indexing import INDEX_LAYOUTS, convert_indices  # noqa: E402
 from pooltutor.pooling import max_pool  # noqa: E402
-from pooltutor.quant import relu_max_pool_chain  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
 from pooltutor.viz.adaptive import bin_lanes, fixed_pool_contrast, plot_adaptive_bins  # noqa: E402
 from pooltutor.viz.indices import (  # noqa: E402
@@ -24,7 +23,6 @@ from pooltutor.viz.indices import (  # noqa: E402
     path_arrows,
     plot_index_layouts,
 )
-from pooltutor.viz.zero_point import plot_quant_chain, plot_zero_point_relu  # noqa: E402
 
 # TV22: N=2, C=2, H=2, W=3; K=2, S=1 -> 1x2 outputs per plane
 TV22 = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
@@ -294,90 +292,10 @@ def test_adaptive_errors(args, kwargs, exc, match):
         plot_adaptive_bins(*args, **kwargs)
 
 
-# --------------------------------------------------------------------------- zero point
-
-
-def test_zero_point_relu_tv31_right_and_wrong():
-    codes = np.array([[126, 120], [110, 127]], dtype=np.uint8)
-    p = plot_zero_point_relu(0.5, 128, "uint8", codes=codes.copy())
-    assert (p.right_floor, p.wrong_floor) == (128, 0)
-    assert p.right.tolist() == [[128, 128], [128, 128]] and p.wrong.tolist() == codes.tolist()
-    assert p.pooled_right.tolist() == [[128]] and p.pooled_wrong.tolist() == [[127]]
-    lines = {ln.get_gid(): ln for ln in p.line_ax.lines}
-    assert min(lines["right"].get_ydata()) == 0.0          # nothing below the real zero
-    assert min(lines["wrong"].get_ydata()) == -64.0        # code 0 keeps real (0 - 128) * 0.5
-    assert "scale=0.5, zero_point=128" in p.line_ax.get_title()
-    assert "127 keep their negative" in p.line_ax.get_title()
-    assert p.grid_axes["pooled_wrong"].get_xlabel() == "127: real -0.5 < 0 !"
-    clims = {name: ax.images[0].get_clim() for name, ax in p.grid_axes.items()}
-    assert len(set(clims.values())) == 1                   # compared panels share limits
-    # code and real value written in every cell
-    assert sorted(t.get_text() for t in texts(p.grid_axes["codes"], "value")) == [
-        "110", "120", "126", "127"]
-    assert "real -0.5" in [t.get_text() for t in texts(p.grid_axes["codes"], "real")]
-    assert len(patches(p.grid_axes["right"], "winner")) == 1
-
-
-def test_zero_point_relu_tv37_negative_zero_point_and_zero():
-    p = plot_zero_point_relu(1.0, -20, "int8", codes=[[-100, -5], [0, 7]])
-    assert p.right.tolist() == [[-20, -5], [0, 7]] and p.wrong.tolist() == [[0, 0], [0, 7]]
-    assert "raises codes -20..-1 to 0" in p.line_ax.get_title()
-    assert {ln.get_gid() for ln in p.line_ax.lines} >= {"zero-point", "code-zero"}
-    q = plot_zero_point_relu(0.1, 0, "int8")
-    assert "both clamps agree" in q.line_ax.get_title()
-    assert "code-zero" not in {ln.get_gid() for ln in q.line_ax.lines}
-    assert dict(q.grid_axes) == {} and q.right is None
-
-
-@pytest.mark.parametrize("args, kwargs, match", [
-    ((0.5, 300, "uint8"), {}, "zero_point"),
-    ((0.0, 128, "uint8"), {}, "scale"),
-    ((0.5, 128, "uint9"), {}, "dtype"),
-    ((0.5, 128, "uint8"), dict(codes=[[256, 1]]), "codes holds the code 256"),
-    ((0.5, 128, "uint8"), dict(codes=[1, 2]), "2-D"),
-    ((0.5, 128, "uint8"), dict(codes=[[1, 2], [3, 4]], out_index=(1, 0)), "out_index"),
-])
-def test_zero_point_relu_errors(args, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        plot_zero_point_relu(*args, **kwargs)
-
-
-def test_quant_chain_tv29_four_stages():
-    chain = relu_max_pool_chain([[-2, 4], [6, -8]], 0.5, 0)
-    p = plot_quant_chain(chain)
-    assert list(p.axes) == ["accumulators", "codes", "activated", "pooled"]
-    assert p.winner == (1, 0) and len(p.window) == 4
-    for name in ("accumulators", "codes", "activated"):
-        assert len(patches(p.axes[name], "window")) == 4
-    (w,) = patches(p.axes["activated"], "winner")               # where the max is taken
-    assert cell_of(w) == (1, 0)
-    assert patches(p.axes["codes"], "winner") == []
-    assert [t.get_text() for t in texts(p.axes["pooled"], "value")] == ["3"]
-    assert len(patches(p.axes["activated"], "raised")) == 2      # -1 and -4 raised to 0
-    clims = [p.axes[k].images[0].get_clim() for k in ("codes", "activated", "pooled")]
-    assert clims[0] == clims[1] == clims[2]
-    assert p.axes["accumulators"].images[0].get_clim() == (-8.0, 6.0)
-    assert "multiplier=0.5, zero_point=0, dtype='int8', rounding='half_even'" in (
-        p.figure._suptitle.get_text())
-
-
-def test_quant_chain_4d_plane_and_errors():
-    acc = np.arange(-16, 16).reshape(1, 2, 4, 4)
-    chain = relu_max_pool_chain(acc, 1.0, 128, dtype="uint8")
-    p = plot_quant_chain(chain, (0, 1, 1, 1))
-    assert "plane n=0, c=1" in p.figure._suptitle.get_text()
-    assert p.winner == (3, 3)
-    with pytest.raises(ValueError, match="index"):
-        plot_quant_chain(chain, (0, 0))
-    with pytest.raises(TypeError, match="QuantChain"):
-        plot_quant_chain(acc)
-
-
 # --------------------------------------------------------------------------- explorers
 
 from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer  # noqa: E402
 from pooltutor.viz.index_explorer import IndexLayoutExplorer  # noqa: E402
-from pooltutor.viz.relu_explorer import PRESETS, ZeroPointReluExplorer  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\n"
 LOW = 30            # dpi for the explorers under test: the wiring is what is tested here
@@ -571,41 +489,6 @@ def test_adaptive_explorer_static_widget():
         "output[0, 0, 2] = 5.0   (adaptive max pooling)"]
 
 
-def test_relu_explorer_wiring_tv31():
-    e = ZeroPointReluExplorer(dpi=LOW)                 # TV31: uint8, zp 128, M = 1
-    assert e.state["codes"] == [[126, 120], [110, 127]]
-    assert e.state["pooled"] == [[128]] and e.state["pooled_wrong"] == [[127]]
-    assert "instead of 128" in e.explain_text
-    assert set(e.chain_plot.axes) == {"accumulators", "codes", "activated", "pooled"}
-    e.zero_point.value = 100                           # redrawn in place on kept Axes:
-    assert e.state["codes"] == [[98, 92], [82, 99]]
-    fresh = plot_zero_point_relu(0.5, 100, "uint8", codes=[[98, 92], [82, 99]])
-    assert e.relu_plot.line_ax.get_ylim() == fresh.line_ax.get_ylim()    # no stale limits
-    assert len(e.relu_plot.line_ax.lines) == len(fresh.line_ax.lines)
-    e.dtype.value = "int8"                             # zero point clamps into [-128, 127]
-    assert e.zero_point.min == -128 and e.zero_point.value == 100 and e.error is None
-    assert e.state["relu_floor"] == 100
-    e.preset.value = "4x4 mixed"
-    assert [s.max for s in e.cell] == [1, 1]
-    e.cell[0].value = 1
-    assert e.state["out_index"] == (1, 0) and "pooled[1, 0]" in e.explain_text
-    e.kernel.value = 3                                 # 4x4, K3 S2: one output
-    assert e.error is None and [s.max for s in e.cell] == [0, 0] and e.state["out_index"] == (0, 0)
-
-
-def test_relu_explorer_frames_and_zero_point_bounds():
-    e = ZeroPointReluExplorer(dpi=LOW)
-    fw = e.static_widget([0, 128])
-    assert len(fw.stack.children) == 2 and e.zero_point.value == 128
-    assert fw.labels[0].startswith("pooled[0, 0] = 0") and fw.labels[1].startswith(
-        "pooled[0, 0] = 128")
-    with pytest.raises(ValueError, match="zero_points"):
-        e.static_widget([300])
-    e.zero_point.value = 255
-    e.dtype.value = "int8"                             # 255 is outside int8: clamped
-    assert (e.zero_point.min, e.zero_point.max, e.zero_point.value) == (-128, 127, 127)
-
-
 # --------------------------------------------------------------------------- sweeps
 
 
@@ -659,49 +542,6 @@ def test_sweep_adaptive_explorer():
         else:
             assert e.warnings == [] and e.note_label.value == ""
     assert notes == 2
-
-
-def test_sweep_relu_explorer():
-    e = ZeroPointReluExplorer(dpi=20)
-    invalid = 0
-    for preset, dtype in (("seed 003 (TV29)", "uint8"), ("3x3 (floor: one output)", "int8")):
-        for k, rounding in ((1, "tflite_double"), (3, "half_away")):
-            with e._hold():
-                e.preset.value, e.dtype.value, e.kernel.value = preset, dtype, k
-                e.rounding.value = rounding
-            e._on_change()
-            _invalid_or_clean(e)
-            if k > np.shape(PRESETS[preset])[0]:
-                invalid += 1
-                assert "does not fit" in e.error
-            else:
-                assert e.error is None and e.state["dtype"] == dtype
-    assert invalid == 1
-
-
-def test_relu_explorer_fits_a_slide_and_draws_only_the_wrong_branch_below():
-    e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100, dpi=LOW)
-    w, h = e.figure.get_size_inches()
-    assert w <= 9.5 and h <= 6.2
-    # the right chain is drawn once (above); below: the transfer plot and the wrong ReLU
-    assert set(e.relu_plot.grid_axes) == {"wrong", "pooled_wrong"}
-    wrong = sorted(int(t.get_text()) for t in texts(e.relu_plot.grid_axes["wrong"], "value"))
-    assert wrong == sorted(np.maximum(np.array(e.state["codes"]), 0).ravel().tolist())
-    assert e.relu_plot.grid_axes["pooled_wrong"].get_xlabel().startswith(
-        str(e.state["pooled_wrong"][0][0]))
-    # every code of the chain panels is written, with its row / column indices
-    codes = e.chain_plot.axes["codes"]
-    assert sorted(int(t.get_text()) for t in texts(codes, "value")) == sorted(
-        np.ravel(e.state["codes"]).tolist())
-    assert sorted(t.get_text() for t in texts(codes, "tick")) == sorted(["0", "1", "2", "3"] * 2)
-
-
-def test_zero_point_relu_panels_are_checked():
-    p = plot_zero_point_relu(0.5, 128, codes=[[126, 120], [110, 127]], panels=["pooled_wrong"])
-    assert set(p.grid_axes) == {"pooled_wrong"} and p.pooled_right.tolist() == [[128]]
-    for bad in ((), ("codes", "codes"), ("right", "nope"), "nope"):
-        with pytest.raises(PoolTutorError, match="panels=.*'codes', 'right'"):
-            plot_zero_point_relu(0.5, 128, codes=[[1]], panels=bad)
 
 
 def test_adaptive_bins_redraw_reuses_axes_without_leftovers():

@@ -37,7 +37,7 @@ _LAZY = {
     "plot_index_layouts": "indices",
     "plot_adaptive_bins": "adaptive",
     "plot_zero_point_relu": "zero_point",
-    "plot_quant_chain": "zero_point",
+    "plot_quant_chain": "quant_chain",
     "plot_image_pooling": "gallery",
     "plot_unpool": "unpool",
     "WindowStepper": "window_stepper",
