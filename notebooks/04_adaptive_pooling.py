@@ -30,9 +30,9 @@
 import numpy as np
 
 from pooltutor import adaptive_geometry, frameworks
-from pooltutor.geometry import adaptive_bins
+from pooltutor.geometry import adaptive_bins, fixed_pool_contrast
 from pooltutor.pooling import adaptive_avg_pool, avg_pool, max_pool
-from pooltutor.viz.adaptive import fixed_pool_contrast, plot_adaptive_bins
+from pooltutor.viz.adaptive import plot_adaptive_bins
 from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, pi_digits
 from pooltutor.viz.selfcheck import SelfCheck
 

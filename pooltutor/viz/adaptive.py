@@ -36,7 +36,7 @@ from ..errors import (
     check_index_within,
     check_per_axis,
 )
-from ..geometry import AdaptiveGeometry, adaptive_geometry, pool_geometry
+from ..geometry import AdaptiveGeometry, FixedPoolContrast, adaptive_geometry, fixed_pool_contrast
 from ..pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from . import style
 from .indices import keep_axes, prepare_figure
@@ -59,58 +59,6 @@ BIN_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#17becf", "#e377c2", 
 
 #: The largest input drawn per axis (every input cell gets a box).
 MAX_SIDE = 40
-
-
-@dataclass(frozen=True)
-class FixedPoolContrast:
-    """The fixed pool that exporters use for adaptive pooling, per axis.
-
-    Attributes
-    ----------
-    kernel, stride : tuple of int
-        ``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)`` per axis.
-    windows : tuple of tuple of (start, stop)
-        Per axis, the window of every output position (from
-        :func:`pooltutor.geometry.pool_geometry`).
-    same : tuple of tuple of bool
-        Per axis, whether window ``o`` is exactly bin ``o``.
-    """
-
-    kernel: tuple[int, ...]
-    stride: tuple[int, ...]
-    windows: tuple[tuple[tuple[int, int], ...], ...]
-    same: tuple[tuple[bool, ...], ...]
-
-    @property
-    def equal(self) -> bool:
-        """True when every window is its bin (then the export is exact)."""
-        return all(all(axis) for axis in self.same)
-
-
-def fixed_pool_contrast(geometry: AdaptiveGeometry) -> FixedPoolContrast | None:
-    """The export workaround's windows next to the adaptive bins (None when ``I < O``).
-
-    >>> from pooltutor.geometry import adaptive_geometry
-    >>> f = fixed_pool_contrast(adaptive_geometry((5,), 3))        # TV24: k3 s1
-    >>> f.kernel, f.stride, f.windows, f.same
-    ((3,), (1,), (((0, 3), (1, 4), (2, 5)),), ((False, True, False),))
-    >>> fixed_pool_contrast(adaptive_geometry((10,), 3)).equal     # TV26: equal by coincidence
-    True
-    """
-    kernel, stride = [], []
-    for a in geometry.axes:
-        s = a.input_size // a.output_size
-        if s < 1:
-            return None
-        kernel.append(a.input_size - (a.output_size - 1) * s)
-        stride.append(s)
-    geom = pool_geometry(geometry.input_shape, tuple(kernel), tuple(stride))
-    windows, same = [], []
-    for a, g in zip(geometry.axes, geom.axes, strict=False):
-        win = tuple((start, start + g.kernel) for start in g.window_starts)
-        windows.append(win)
-        same.append(tuple(w == b for w, b in zip(win, a.bins, strict=False)))
-    return FixedPoolContrast(tuple(kernel), tuple(stride), tuple(windows), tuple(same))
 
 
 def bin_lanes(bins) -> tuple[int, ...]:
