@@ -147,6 +147,9 @@ class AdaptiveBinsPlot:
     caption : matplotlib.text.Text
         The text naming the highlighted cell (the figure's ``supxlabel`` on a figure
         of its own, the input's title with ``ax=``).
+    title : matplotlib.text.Text
+        The title naming the pooling, its sizes and whether the bins overlap (1-D on a
+        figure of its own: the ``suptitle``; else the input's title).
     marks : dict of str to Artist
         The moving marks by name: ``"bin"`` (the bin's outline, gid ``"bin-outline"``),
         ``"winner"``, ``"highlight"`` (the output cell), ``"bar"`` (1-D: the bin's bar
@@ -171,6 +174,7 @@ class AdaptiveBinsPlot:
     fixed: FixedPoolContrast | None
     fixed_output: np.ndarray | None
     caption: Any
+    title: Any
     marks: dict = field(repr=False)
     winners: np.ndarray | None = field(default=None, repr=False)
     values: np.ndarray | None = field(default=None, repr=False)
@@ -245,6 +249,8 @@ def _check_ax(ax, fig, ndim, show_fixed):
     if fig is not None:
         raise PoolTutorError("fig= and ax= were both given: pass one of them")
     axes = (ax,) if isinstance(ax, Axes) else ax
+    if isinstance(axes, np.ndarray) and axes.dtype == object:     # from fig.subplots(...)
+        axes = tuple(axes.ravel())
     if not isinstance(axes, (list, tuple)) or not all(isinstance(a, Axes) for a in axes):
         raise PoolTutorTypeError(f"ax={ax!r} has type {type(ax).__name__}: need a matplotlib "
                                  f"Axes or a sequence of Axes")
@@ -304,26 +310,26 @@ def _verdict(fixed, count) -> str:
     return f"{count - same} of {count} windows \u2260 their bin (dashed)"
 
 
-def _focus(plot_values, result, out_index, bins, winner) -> str:
-    """The caption's first line: the cell, its bin, its value."""
+def _focus(plot_values, result, out_index, bins, winner, sep=", ") -> str:
+    """The caption's first line: the cell, its bin, its value (``sep`` before the value)."""
     one = len(out_index) == 1
     cell = str(out_index[0]) if one else str(tuple(out_index))
     text = f"output {cell}: bin {_bin_text(bins)}"
     if winner is not None:
         where = f"w={winner[0]}" if one else str(tuple(winner))
-        text += f", max {style.format_value(plot_values[winner])} at {where}"
+        text += f"{sep}max {style.format_value(plot_values[winner])} at {where}"
     elif result is not None:
-        text += f", average {style.format_value(result[out_index])}"
+        text += f"{sep}average {style.format_value(result[out_index])}"
     return text
 
 
-def _fixed_focus(fixed, fixed_result, out_index) -> str:
+def _fixed_focus(fixed, fixed_result, out_index, sep=", ") -> str:
     windows = [w[i] for w, i in zip(fixed.windows, out_index, strict=True)]
     same = all(s[i] for s, i in zip(fixed.same, out_index, strict=True))
     text = (f"export workaround: window {_bin_text(windows)} "
             + ("= its bin" if same else "\u2260 its bin"))
     if fixed_result is not None:
-        text += f", value {style.format_value(fixed_result[out_index])}"
+        text += f"{sep}value {style.format_value(fixed_result[out_index])}"
     return text
 
 
@@ -355,7 +361,7 @@ def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[flo
     """The figure size (inches) :func:`plot_adaptive_bins` picks for these arguments.
 
     >>> adaptive_bins_figsize(5, 3)
-    (6.4, 2.88)
+    (6.4, 3.1)
     """
     values, shape = _read_input(x)
     geom = adaptive_geometry(shape, check_per_axis("output_size", output_size, len(shape),
@@ -388,6 +394,7 @@ def _bars(ax, spans, lanes, y0, labels, colors, cell_in, fontsize, *, gid, dashe
     import matplotlib as mpl
 
     patches = []
+    texts = style.TextCollection()
     for i, ((start, stop), lane) in enumerate(zip(spans, lanes, strict=True)):
         y = y0 + 0.85 * lane
         patches.append(_bar(ax, start, stop, y, facecolor=(*mpl.colors.to_rgb(colors[i]), 0.3),
@@ -395,9 +402,9 @@ def _bars(ax, spans, lanes, y0, labels, colors, cell_in, fontsize, *, gid, dashe
                             linestyle=(0, (4, 2)) if dashed else "-", gid=gid, zorder=2))
         for text in labels[i]:
             if _fits(text, stop - start - 0.16, cell_in, fontsize):
-                ax.text((start + stop - 1) / 2, y, text, ha="center", va="center",
-                        fontsize=fontsize, color="black", zorder=4, gid=f"{gid}-label")
+                texts.add((start + stop - 1) / 2, y, text, fontsize, gid=f"{gid}-label")
                 break
+    texts.draw(ax, gid=f"{gid}-labels", zorder=4)
     return patches
 
 
@@ -414,9 +421,10 @@ def _value_row(ax, centers, values, y, vmin, vmax, gid):
                        edgecolors="white", linewidths=1.0, zorder=1)
     text_colors = style.cell_text_colors(values, vmin, vmax)
     size = style.FONT_SIZE if len(values) <= 8 else style.FONT_SIZE - 2
+    texts = style.TextCollection()
     for c, v, color in zip(centers, values, text_colors, strict=True):
-        ax.text(c, y, style.format_value(v), ha="center", va="center", fontsize=size,
-                color=str(color), zorder=4, gid=f"{gid}-value")
+        texts.add(c, y, style.format_value(v), size, str(color), gid=f"{gid}-value")
+    texts.draw(ax, gid=f"{gid}-values", zorder=4)
 
 
 def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell_in):
@@ -434,7 +442,7 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
         style.cell_squares(ax, [(0, j) for j in range(size)], "cell", facecolors="none",
                            edgecolors="#888888", linewidths=1.0)
     else:
-        style.draw_grid(ax, values[None, :], vmin=vmin, vmax=vmax)
+        _grid(ax, values[None, :], vmin=vmin, vmax=vmax)
     ticks, tick_labels = [0], ["input"]
 
     y_bins = 1.25
@@ -498,7 +506,7 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
             ticks.append(y)
             tick_labels.append(f"fixed {op}")
 
-    ax.set_xlim(-0.6, size - 0.4)
+    ax.set_xlim(-0.6, max(size, len(bins)) - 0.4)      # O > I: the outputs side by side
     ax.set_ylim(y + 0.6, -0.6)
     ax.set_aspect("equal")
     ax.set_xticks(range(size))
@@ -567,12 +575,30 @@ def _span_rect(spans0, spans1, idx, **kwargs):
                      r1 - r0 - 2 * inset, **kwargs)
 
 
+def _grid(ax, values, *, vmin, vmax, cmap=style.CMAP, annotate=True):
+    """:func:`style.draw_grid` with the values written as one text collection (gid
+    ``"value"``, read back with :func:`style.texts_of`) in the house sizes and colours: a
+    figure of hundreds of cells draws their texts as one artist."""
+    values = np.asarray(values)
+    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, cmap=cmap, annotate=False)
+    if annotate and max(values.shape) <= style.MAX_ANNOTATED:
+        size = style.FONT_SIZE if max(values.shape) <= 8 else style.FONT_SIZE - 2
+        colors = style.cell_text_colors(values, vmin, vmax, cmap)
+        labels = style.TextCollection()
+        grid = values.reshape(-1, values.shape[-1])
+        for (i, j), v in np.ndenumerate(grid):
+            labels.add(j, i, style.format_value(v), size, str(colors.reshape(grid.shape)[i, j]),
+                       gid="value")
+        labels.draw(ax)
+    return image
+
+
 def _neutral_input(ax, values, shape):
     """White cells with grey borders and the values written in black (the bins' colours
     over them stay readable)."""
     rows, cols = shape
     shown = np.zeros(shape) if values is None else values
-    style.draw_grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None)
+    _grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None)
     style.cell_squares(ax, [(i, j) for i in range(rows) for j in range(cols)], "cell",
                        facecolors="none", edgecolors="#c8c8c8", linewidths=0.6, zorder=0.5)
     _label_axes(ax, "w", "h")
@@ -603,21 +629,21 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
     title = [f"adaptive {op} pool {shape} \u2192 {geom.output_shape}", _overlap_text(geom)]
     if show_fixed and fixed is None:
         title.append("no fixed-pool workaround:\nI < O on an axis gives s = \u230aI/O\u230b = 0")
-    ax.set_title("\n".join(title), fontsize=10)
 
     if result is None:
         style.draw_grid(out_ax, np.zeros(geom.output_shape), vmin=0, vmax=1, cmap=_white(),
                         annotate=False)
         style.cell_squares(out_ax, list(np.ndindex(*geom.output_shape)), "cell",
                            facecolors="none", edgecolors="#c8c8c8", linewidths=0.8)
+        texts = style.TextCollection()
         for idx in np.ndindex(*geom.output_shape):
             sizes = [a.bins[i][1] - a.bins[i][0] for a, i in zip(geom.axes, idx, strict=True)]
-            out_ax.text(idx[1], idx[0], "x".join(map(str, sizes)), ha="center", va="center",
-                        fontsize=style.FONT_SIZE, gid="bin-size")
-        out_ax.set_title("output: bin sizes", fontsize=10)
+            texts.add(idx[1], idx[0], "x".join(map(str, sizes)), style.FONT_SIZE, gid="bin-size")
+        texts.draw(out_ax, gid="bin-sizes")
+        out_ax.set_title("output: bin sizes", fontsize=10, loc="left")
     else:
-        style.draw_grid(out_ax, result, vmin=vmin, vmax=vmax)
-        out_ax.set_title(f"output (adaptive {op})", fontsize=10)
+        _grid(out_ax, result, vmin=vmin, vmax=vmax)
+        out_ax.set_title(f"output (adaptive {op})", fontsize=10, loc="left")
     _label_axes(out_ax, "j", "i")
 
     if show_fixed and len(axes) == 4 and fixed is None:
@@ -633,9 +659,9 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
                                           linestyle=(0, (4, 2)), zorder=2, gid="fixed-window"))
         fixed_ax.set_title(f"export workaround: {op} pool with\n"
                            + WORKAROUND.format(k=_short(fixed.kernel), s=_short(fixed.stride))
-                           + f"\n{_verdict(fixed, len(w0) * len(w1))}", fontsize=10)
+                           + f"\n{_verdict(fixed, len(w0) * len(w1))}", fontsize=10, loc="left")
         if fixed_result is not None:
-            style.draw_grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
+            _grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
             nbad = 0
             for idx in np.ndindex(*fixed_result.shape):
                 if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
@@ -646,11 +672,11 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
                                                 zorder=5, gid="mismatch"))
             fout_ax.set_title(f"fixed pool output:\n{nbad} of {fixed_result.size} \u2260 "
                               f"adaptive (dashed)" if nbad else
-                              "fixed pool output\n= adaptive output", fontsize=10)
+                              "fixed pool output\n= adaptive output", fontsize=10, loc="left")
             _label_axes(fout_ax, "j", "i")
         else:
             fout_ax.axis("off")
-    return tuple(patches)
+    return tuple(patches), "\n".join(title)
 
 
 def _marks_2d(axes, fixed, has_fixed_output):
@@ -728,9 +754,11 @@ def _place_marks(plot: AdaptiveBinsPlot) -> None:
             marks["fixed-bin"].set_bounds(c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
         if "fixed-highlight" in marks:
             _move_square(marks["fixed-highlight"], o)
-    lines = [_focus(plot.values, plot.output, o, bins, winner)]
+    # a caption in a 2-D input's title (ax= given) stays about as narrow as the panel
+    sep = "\n" if plot.caption_prefix and len(o) == 2 else ", "
+    lines = [_focus(plot.values, plot.output, o, bins, winner, sep)]
     if "window" in marks:
-        lines.append(_fixed_focus(plot.fixed, plot.fixed_output, o))
+        lines.append(_fixed_focus(plot.fixed, plot.fixed_output, o, sep))
     plot.caption.set_text(plot.caption_prefix + "\n".join(lines))
 
 
@@ -873,6 +901,10 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
             grid = fig.add_gridspec(2 if two else 1, 2,
                                     width_ratios=[shape[1] + 0.6, geom.output_shape[1] + 0.6])
             axes = tuple(fig.add_subplot(grid[i // 2, i % 2]) for i in range(4 if two else 2))
+        for target in axes:
+            # a fixed-aspect panel at the top left of its grid slot: the constrained layout
+            # settles in one pass (centred, each draw would move it a little further)
+            target.set_anchor("NW")
     else:
         axes = given
         fig = _root(axes[0])
@@ -888,28 +920,30 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         fixed_ax = fixed_out = axes[0] if show_fixed and fixed is not None else None
     else:
         rows = ()
-        patches = _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result)
+        patches, title = _draw_2d(axes, values, geom, op, show_fixed, result, fixed,
+                                  fixed_result)
         has = show_fixed and fixed is not None
         marks = _marks_2d(axes, fixed if has else None, has and fixed_result is not None)
         main, out = axes[:2]
         fixed_ax = axes[2] if has else None
         fixed_out = axes[3] if has and fixed_result is not None else None
-        title = main.get_title()
     for target in axes:
         # cell artists stay inside their Axes: out of the layout (texts outside take part)
         for artist in (*target.patches, *target.collections, *target.images, *target.texts):
             artist.set_in_layout(False)
 
     if given is None:
-        if len(shape) == 1:
-            main.set_title(title, fontsize=10.5)
+        # 1-D: the title over the whole figure (a narrow input row sits at the left)
+        heading = (fig.suptitle(title, fontsize=10.5) if len(shape) == 1 else
+                   main.set_title(title, fontsize=10, loc="left"))
         caption, prefix = fig.supxlabel(" ", fontsize=10), ""
     else:
-        caption, prefix = main.title, title + "\n"
-        main.set_title(title, fontsize=10.5 if len(shape) == 1 else 10)
+        heading = main.set_title(title, fontsize=10.5 if len(shape) == 1 else 10,
+                                 loc="center" if len(shape) == 1 else "left")
+        caption, prefix = heading, title + "\n"
     plot = AdaptiveBinsPlot(
         fig, tuple(axes), main, out, fixed_ax, fixed_out, geom, op, patches, out_index,
-        _winner_of(winners, out_index, shape), result, fixed, fixed_result, caption, marks,
-        winners, values, prefix, rows)
+        _winner_of(winners, out_index, shape), result, fixed, fixed_result, caption, heading,
+        marks, winners, values, prefix, rows)
     _place_marks(plot)
     return plot
