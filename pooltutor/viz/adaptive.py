@@ -327,7 +327,7 @@ def _fixed_focus(fixed, fixed_result, out_index, sep=", ") -> str:
     windows = [w[i] for w, i in zip(fixed.windows, out_index, strict=True)]
     same = all(s[i] for s, i in zip(fixed.same, out_index, strict=True))
     text = (f"export workaround: window {_bin_text(windows)} "
-            + ("= its bin" if same else "\u2260 its bin"))
+            + ("= its bin" if same else "is not its bin"))     # no taller glyph (≠)
     if fixed_result is not None:
         text += f"{sep}value {style.format_value(fixed_result[out_index])}"
     return text
@@ -775,7 +775,7 @@ def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | 
     >>> q2 = move_adaptive_bins(p2, (1, 2))
     >>> print(q2.caption.get_text())
     output (1, 2): bin [1,4) x [3,5), max 19 at (3, 4)
-    export workaround: window [1,4) x [2,5) ≠ its bin, value 19
+    export workaround: window [1,4) x [2,5) is not its bin, value 19
     """
     if not isinstance(plot, AdaptiveBinsPlot):
         raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need an "
