@@ -463,7 +463,8 @@ def test_explorer_static_widget_one_frame_per_cell():
     fw = e.static_widget()
     assert len(fw.stack.children) == 3
     assert [lab.splitlines()[0] for lab in fw.labels] == [
-        f"output[0, 0, {i}] = {v}   (adaptive max pooling)" for i, v in enumerate(("3.0", "4.0", "5.0"))]
+        f"output[0, 0, {i}] = {v}   (adaptive max pooling)"
+        for i, v in enumerate(("3.0", "4.0", "5.0"))]
     assert e.state["out_index"] == (2,)                 # the controls are put back
     assert len({bytes(im.value) for im in fw.stack.children}) == 3
 
