@@ -189,7 +189,7 @@ class AdaptiveBinsExplorer(Explorer):
         self._pooled = None
         self._drawn = 0                 # full plots so far (what a background was drawn for)
         self._stepped = False           # the last draw only moved the marks
-        self._background = None         # (what it shows, copy_from_bbox region)
+        self._blit_background = None         # (what it shows, copy_from_bbox region)
         super().__init__(
             controls=[[self.ndim, self.op, self.show_fixed],
                       list(self.in_size), list(self.out_size), list(self.cell)],
@@ -306,7 +306,7 @@ class AdaptiveBinsExplorer(Explorer):
         fig, canvas = self.figure, self.figure.canvas
         moving = self.plot.moving
         what = (self._drawn, tuple(fig.get_size_inches()), fig.dpi)
-        kept = self._background
+        kept = self._blit_background
         if (self._stepped and kept is not None and kept[0] == what
                 and kept[2] == self._places()):
             canvas.restore_region(kept[1])
@@ -315,22 +315,24 @@ class AdaptiveBinsExplorer(Explorer):
                 artist.set_animated(True)
             try:
                 engine = fig.get_layout_engine()
-                if engine is not None and (kept is None or kept[0][0] != self._drawn):
-                    # new panels: layout passes until the Axes stay put (the constrained
-                    # layout of fixed-aspect panels and a supxlabel can take 2-3), so that
-                    # the draw's own pass, later draws of the same figure (savefig) and a
-                    # new explorer with the same controls all put everything at one place
-                    places = None
-                    for _ in range(4):
-                        engine.execute(fig)
-                        if self._places() == places:
-                            break
-                        places = self._places()
+                settle = engine is not None and (kept is None or kept[0][0] != self._drawn)
+                if settle:
+                    # new panels: one layout pass before the draw's own; drawn again while
+                    # that moved the Axes (the constrained layout of fixed-aspect panels and
+                    # a supxlabel can take 2-3 passes), so that later draws of the same
+                    # figure (savefig) put everything where this picture has it
+                    engine.execute(fig)
+                places = self._places()
                 canvas.draw()
+                for _ in range(2 if settle else 0):
+                    if self._places() == places:
+                        break
+                    places = self._places()
+                    canvas.draw()
             finally:
                 for artist in moving:
                     artist.set_animated(False)
-            self._background = (what, canvas.copy_from_bbox(fig.bbox), self._places())
+            self._blit_background = (what, canvas.copy_from_bbox(fig.bbox), self._places())
         for artist in moving:
             fig.draw_artist(artist)
         png = canvas_png(canvas)

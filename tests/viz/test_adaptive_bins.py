@@ -389,12 +389,12 @@ def test_explorer_wiring_by_state():
 def test_explorer_steps_move_the_marks_and_blit_the_picture_of_a_full_draw(params, steps,
                                                                           tmp_path):
     e = AdaptiveBinsExplorer(dpi=LOW, **params)
-    bins, background = e.plot.bins, e._background
+    bins, background = e.plot.bins, e._blit_background
     for cell in steps:
         set_cell(e, cell)
         assert e.error is None and e.state["out_index"] == cell
         assert e.plot.bins is bins                              # a step: nothing drawn anew
-        assert e._background is background                      # blitted on the kept one
+        assert e._blit_background is background                      # blitted on the kept one
         fresh = AdaptiveBinsExplorer(dpi=LOW, out_index=cell if len(cell) == 2 else cell[0],
                                      **params)
         assert explorer_facts(e) == explorer_facts(fresh)
