@@ -30,9 +30,9 @@
 import numpy as np
 
 from pooltutor import adaptive_geometry, frameworks
-from pooltutor.geometry import adaptive_bins
+from pooltutor.geometry import adaptive_bins, fixed_pool_contrast
 from pooltutor.pooling import adaptive_avg_pool, avg_pool, max_pool
-from pooltutor.viz.adaptive import fixed_pool_contrast, plot_adaptive_bins
+from pooltutor.viz.adaptive import plot_adaptive_bins
 from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, pi_digits
 from pooltutor.viz.selfcheck import SelfCheck
 
@@ -97,7 +97,7 @@ print(adaptive_geometry(x24.shape, 3).describe())
 
 # %% tags=["hide-input"]
 p24 = plot_adaptive_bins(x24, 3, out_index=1)
-p24.figure.set_dpi(85)  # a smaller picture, to fit a slide
+p24.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
 p24.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -145,7 +145,7 @@ explorer.static_widget()
 # %% tags=["hide-input"]
 c0 = np.arange(25.0).reshape(5, 5)
 p28 = plot_adaptive_bins(c0, 3, out_index=(1, 1))
-p28.figure.set_dpi(70)  # a smaller picture, to fit a slide
+p28.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
 p28.figure
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
@@ -216,7 +216,7 @@ SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5).
 # %% tags=["hide-input"]
 x25 = np.array([3.0, 1, 4, 1, 5, 9, 2])
 p25 = plot_adaptive_bins(x25, 4, out_index=1, op="avg", show_fixed=True)
-p25.figure.set_dpi(50)  # a smaller picture, to fit a slide
+p25.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
 p25.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -245,7 +245,7 @@ SelfCheck("Workaround kernel and stride for adaptive pooling 10 -> 3?", fix26.ke
 # %% tags=["hide-input"]
 x26 = pi_digits(10)
 p26 = plot_adaptive_bins(x26, 3, out_index=1, op="avg", show_fixed=True)
-p26.figure.set_dpi(55)  # a smaller picture, to fit a slide
+p26.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
 p26.figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}

@@ -21,7 +21,7 @@ import importlib
 
 from ._version import __version__
 from .errors import PoolTutorError, PoolTutorTypeError
-from .geometry import adaptive_geometry, pool_geometry
+from .geometry import adaptive_geometry, fixed_pool_contrast, pool_geometry
 
 # Public names that live in modules imported on first use, so that
 # ``import pooltutor`` stays cheap and numpy-only.
@@ -54,6 +54,7 @@ __all__ = [
     "PoolTutorTypeError",
     "pool_geometry",
     "adaptive_geometry",
+    "fixed_pool_contrast",
     *_LAZY,
 ]
 

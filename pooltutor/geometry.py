@@ -65,6 +65,8 @@ __all__ = [
     "pool_geometry",
     "adaptive_geometry",
     "normalize_padding",
+    "FixedPoolContrast",
+    "fixed_pool_contrast",
 ]
 
 Rounding = Literal["floor", "ceil", "ceil_torch", "floor_clip", "caffe"]
@@ -524,3 +526,71 @@ def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
     return AdaptiveGeometry(
         tuple(AdaptiveAxis(i, o, adaptive_bins(i, o)) for i, o in zip(sizes, outs))
     )
+
+
+# --------------------------------------------------------------------------- export workaround
+
+
+@dataclass(frozen=True)
+class FixedPoolContrast:
+    """The fixed pool that exporters write for adaptive pooling, per axis, against its bins.
+
+    ONNX has no adaptive pooling operator; a common export workaround writes
+    an ordinary pool with ``k = I - (O-1)*floor(I/O)`` and ``s = floor(I/O)``
+    (no padding), which always makes ``O`` windows covering the input.  Its
+    windows are the adaptive bins only in some cases (TV24-TV27).
+
+    Attributes
+    ----------
+    kernel, stride : tuple of int
+        ``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)`` per axis.
+    windows : tuple of tuple of (start, stop)
+        Per axis, the window ``[o*s, o*s + k)`` of every output position.
+    same : tuple of tuple of bool
+        Per axis, whether window ``o`` is exactly bin ``o``.
+    """
+
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    windows: tuple[tuple[tuple[int, int], ...], ...]
+    same: tuple[tuple[bool, ...], ...]
+
+    @property
+    def equal(self) -> bool:
+        """True when every window is its bin (then the export computes adaptive pooling)."""
+        return all(all(axis) for axis in self.same)
+
+
+def fixed_pool_contrast(geometry: AdaptiveGeometry) -> FixedPoolContrast | None:
+    """The export workaround's windows next to the adaptive bins of ``geometry``.
+
+    None when ``I < O`` on an axis (then ``s = floor(I/O) = 0``: there is no
+    such fixed pool).
+
+    >>> f = fixed_pool_contrast(adaptive_geometry((5,), 3))        # TV24: k3 s1
+    >>> f.kernel, f.stride, f.windows, f.same
+    ((3,), (1,), (((0, 3), (1, 4), (2, 5)),), ((False, True, False),))
+    >>> fixed_pool_contrast(adaptive_geometry((10,), 3)).equal     # TV26: equal by coincidence
+    True
+    >>> fixed_pool_contrast(adaptive_geometry((32, 6), (16, 3))).equal   # O divides I: exact
+    True
+    >>> fixed_pool_contrast(adaptive_geometry((2,), 5)) is None    # I < O
+    True
+    """
+    if not isinstance(geometry, AdaptiveGeometry):
+        raise PoolTutorTypeError(
+            f"geometry has type {type(geometry).__name__}: need a "
+            f"pooltutor.geometry.AdaptiveGeometry (from adaptive_geometry)"
+        )
+    kernel, stride, windows, same = [], [], [], []
+    for a in geometry.axes:
+        s = a.input_size // a.output_size
+        if s < 1:
+            return None
+        k = a.input_size - (a.output_size - 1) * s
+        win = tuple((o * s, o * s + k) for o in range(a.output_size))
+        kernel.append(k)
+        stride.append(s)
+        windows.append(win)
+        same.append(tuple(w == b for w, b in zip(win, a.bins)))
+    return FixedPoolContrast(tuple(kernel), tuple(stride), tuple(windows), tuple(same))

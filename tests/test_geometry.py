@@ -21,6 +21,7 @@ from pooltutor.geometry import (
     adaptive_bins,
     adaptive_geometry,
     effective_window,
+    fixed_pool_contrast,
     normalize_padding,
     output_length,
     pool_geometry,
@@ -289,6 +290,48 @@ def test_adaptive_bin_properties(size, out):
     assert overlaps == (size % out != 0)
     if size % out == 0:
         assert bins == tuple((i * size // out, (i + 1) * size // out) for i in range(out))
+
+
+@pytest.mark.parametrize(
+    ("size", "out", "k", "s", "same"),
+    [
+        (5, 3, 3, 1, (False, True, False)),                     # TV24
+        (7, 4, 4, 1, (False, False, False, False)),             # TV25
+        (10, 3, 4, 3, (True, True, True)),                      # TV26: exact by coincidence
+        (32, 16, 2, 2, (True,) * 16),                           # TV27: O divides I
+        (11, 3, 5, 3, (False, True, False)),                    # seed 000's 11 -> 3
+    ],
+    ids=["TV24", "TV25", "TV26", "TV27", "11to3"],
+)
+def test_fixed_pool_contrast_vectors(size, out, k, s, same):
+    f = fixed_pool_contrast(adaptive_geometry((size,), out))
+    assert (f.kernel, f.stride, f.same) == ((k,), (s,), (same,))
+    assert f.equal is all(same)
+
+
+@given(shape=st.tuples(st.integers(1, 40), st.integers(1, 40)),
+       outs=st.tuples(st.integers(1, 40), st.integers(1, 40)))
+def test_fixed_pool_contrast_is_the_fixed_pool_of_the_engine_rules(shape, outs):
+    g = adaptive_geometry(shape, outs)
+    f = fixed_pool_contrast(g)
+    if any(i < o for i, o in zip(shape, outs)):
+        assert f is None                                        # s = floor(I/O) = 0
+        return
+    pg = pool_geometry(shape, f.kernel, f.stride)               # no padding, floor rounding
+    assert pg.output_shape == tuple(outs)                       # always O windows
+    for a, b, k, win, same in zip(g.axes, pg.axes, f.kernel, f.windows, f.same):
+        assert win == tuple((t, t + k) for t in b.window_starts)
+        assert win[-1][1] == a.input_size                       # the last window ends the input
+        assert same == tuple(w == bin_ for w, bin_ in zip(win, a.bins))
+    assert f.equal == (f.windows == tuple(a.bins for a in g.axes))
+    if all(i % o == 0 for i, o in zip(shape, outs)):
+        assert f.equal                                          # O divides I: exact
+
+
+def test_fixed_pool_contrast_refuses_what_is_not_an_adaptive_geometry():
+    with pytest.raises(PoolTutorTypeError, match=r"geometry has type PoolGeometry: need a "
+                                                 r"pooltutor\.geometry\.AdaptiveGeometry"):
+        fixed_pool_contrast(pool_geometry((5,), 2))
 
 
 def test_adaptive_geometry_describe_and_window():

@@ -20,9 +20,8 @@ import pytest
 
 from pooltutor import frameworks as fw
 from pooltutor import quant
-from pooltutor.geometry import adaptive_bins, adaptive_geometry, pool_geometry
+from pooltutor.geometry import adaptive_bins, adaptive_geometry, fixed_pool_contrast, pool_geometry
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
-from pooltutor.viz.adaptive import fixed_pool_contrast
 
 PI_DIGITS = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
              2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5]

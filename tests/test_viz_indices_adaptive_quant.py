@@ -1,4 +1,5 @@
-"""Plots and explorers of viz B: index layouts, adaptive bins, zero-point ReLU (issue 6).
+"""Plots and explorers of viz B: index layouts, zero-point ReLU (issue 6; adaptive bins:
+tests/viz/test_adaptive_bins.py).
 
 Every plot is checked on what it drew (patches by gid, texts, titles,
 colour limits), not only on not raising; the explorers are driven by
@@ -16,7 +17,6 @@ from pooltutor.errors import PoolTutorError  # noqa: E402
 from pooltutor.indexing import INDEX_LAYOUTS, convert_indices  # noqa: E402
 from pooltutor.pooling import max_pool  # noqa: E402
 from pooltutor.viz import style  # noqa: E402
-from pooltutor.viz.adaptive import bin_lanes, fixed_pool_contrast, plot_adaptive_bins  # noqa: E402
 from pooltutor.viz.indices import (  # noqa: E402
     layout_numbers,
     move_index_layouts,
@@ -34,7 +34,6 @@ TV22_INDICES = {  # order n0c0w0, n0c0w1, n0c1w0, ... (semantics.md 4.5)
     "nhwc": [2, 2, 1, 11, 0, 2, 7, 3],
     "nhwc_batch": [2, 2, 1, 11, 12, 14, 19, 15],
 }
-PI32 = np.array([int(d) for d in "31415926535897932384626433832795"], dtype=float)
 
 
 def patches(ax, gid):
@@ -200,101 +199,10 @@ def test_layout_numbers_agree_with_convert_indices():
         np.testing.assert_array_equal(nums, convert_indices(plane, shape, "plane", lay))
 
 
-# --------------------------------------------------------------------------- adaptive bins
-
-
-@pytest.mark.parametrize("x, o, bins, mx, avg, fixed_avg, equal", [
-    ([3, 1, 4, 1, 5], 3, ((0, 2), (1, 4), (3, 5)), [3, 4, 5], [2, 2, 3], [8 / 3, 2, 10 / 3],
-     False),                                                                        # TV24
-    ([3, 1, 4, 1, 5, 9, 2], 4, ((0, 2), (1, 4), (3, 6), (5, 7)), [3, 4, 9, 9], [2, 2, 5, 5.5],
-     [2.25, 2.75, 4.75, 4.25], False),                                              # TV25
-    ([3, 1, 4, 1, 5, 9, 2, 6, 5, 3], 3, ((0, 4), (3, 7), (6, 10)), [4, 9, 6], [2.25, 4.25, 4],
-     [2.25, 4.25, 4], True),                                                        # TV26
-])
-def test_adaptive_tv24_to_tv26(x, o, bins, mx, avg, fixed_avg, equal):
-    x = np.array(x, dtype=float)
-    p = plot_adaptive_bins(x, o, show_fixed=True)
-    assert p.geometry.axes[0].bins == bins
-    assert p.output.tolist() == mx
-    assert len(p.bins) == o and all(b.get_gid() == "bin" for b in p.bins)
-    assert p.fixed.equal is equal
-    q = plot_adaptive_bins(x, o, op="avg", show_fixed=True)
-    np.testing.assert_allclose(q.output, avg)
-    np.testing.assert_allclose(q.fixed_output, fixed_avg)
-    n_diff = int(np.sum(~np.isclose(q.output, q.fixed_output)))
-    assert len(patches(q.ax, "mismatch")) == n_diff
-    assert ("exact" in " ".join(t.get_text() for t in texts(q.ax, "fixed-title"))) is equal
-
-
-def test_adaptive_tv27_tiles_and_matches_the_export():
-    p = plot_adaptive_bins(PI32, 16, out_index=5, show_fixed=True)
-    assert p.fixed.kernel == (2,) and p.fixed.stride == (2,) and p.fixed.equal
-    assert set(bin_lanes(p.geometry.axes[0].bins)) == {0}        # no overlap: one lane
-    assert p.output.tolist() == [3, 4, 9, 6, 5, 8, 9, 9, 3, 8, 6, 6, 3, 8, 7, 9]
-    assert p.winner == (11,)
-    assert patches(p.ax, "mismatch") == []
-    assert "32 % 16 = 0" in p.ax.get_title()
-
-
-def test_adaptive_1d_overlaps_on_separate_lanes_and_highlight():
-    p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5]), 3, out_index=1)
-    ys = [b.get_y() for b in p.bins]
-    assert ys[0] == ys[2] != ys[1]                 # bins 0 and 2 do not overlap; 1 overlaps both
-    (frame,) = patches(p.ax, "window")[-1:]
-    assert frame.get_edgecolor()[:3] == matplotlib.colors.to_rgb(style.WINDOW_COLOR)
-    outlined = sorted(cell_of(w)[1] for w in patches(p.ax, "window")
-                      if w.get_width() == 1)
-    assert outlined == [1, 2, 3]                   # bin [1, 4)
-    assert p.winner == (2,)                        # TV24 argmax of bin 1
-    (w,) = patches(p.ax, "winner")
-    assert cell_of(w) == (0, 2)
-    assert "max 4 at w=2" in p.ax.get_title()
-    assert "5 % 3 = 2" in p.ax.get_title()
-    labels = [t.get_text() for t in texts(p.ax, "bin-label")]
-    assert labels == ["y0 = 3", "y1 = 4", "y2 = 5"]
-
-
-def test_adaptive_2d_bins_overlap_and_share_colours():
-    x = np.arange(25.0).reshape(5, 5)
-    p = plot_adaptive_bins(x, 3, out_index=(1, 1), show_fixed=True)
-    assert len(p.bins) == 9
-    colours = {b.get_facecolor() for b in p.bins}
-    assert len(colours) >= 8                                   # distinct colours
-    assert all(0 < b.get_facecolor()[3] < 0.5 for b in p.bins)  # translucent: overlaps darker
-    (frame,) = [w for w in patches(p.ax, "window")]
-    assert (frame.get_x(), frame.get_y(), frame.get_width(), frame.get_height()) == (
-        0.5, 0.5, 3, 3)                                        # bin [1,4) x [1,4)
-    assert p.winner == (3, 3) and p.output[1, 1] == 18
-    assert p.output_ax.images[0].get_clim() == p.figure.axes[-1].images[0].get_clim()
-    assert not p.fixed.equal and p.fixed_ax is not None
-    assert len(patches(p.fixed_ax, "fixed-window")) == 9
-
-
-def test_adaptive_shape_only_and_no_workaround():
-    p = plot_adaptive_bins((2,), 5, out_index=2, show_fixed=True)
-    assert p.output is None and p.fixed is None and p.winner is None
-    assert "no fixed-pool workaround" in p.ax.get_title()
-    q = plot_adaptive_bins((6, 7), (4, 3), out_index=(1, 2))
-    assert [t.get_text() for t in texts(q.output_ax, "bin-size")] == ["2x3"] * 12
-    assert fixed_pool_contrast(q.geometry).kernel == (3, 3)
-
-
-@pytest.mark.parametrize("args, kwargs, exc, match", [
-    ((np.zeros((2, 3, 4)), 2), {}, PoolTutorError, "1-D or 2-D"),
-    ((np.zeros(5), 3), dict(out_index=3), PoolTutorError, "outside the output"),
-    ((np.zeros(5), 3), dict(op="min"), PoolTutorError, "op='min'"),
-    ((np.zeros(5), 0), {}, PoolTutorError, "output_size"),
-    ((np.zeros(50), 3), {}, PoolTutorError, "at most 40"),
-    ((np.array(["a"]), 1), {}, TypeError, "dtype"),
-])
-def test_adaptive_errors(args, kwargs, exc, match):
-    with pytest.raises(exc, match=match):
-        plot_adaptive_bins(*args, **kwargs)
 
 
 # --------------------------------------------------------------------------- explorers
 
-from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer  # noqa: E402
 from pooltutor.viz.index_explorer import IndexLayoutExplorer  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -379,64 +287,6 @@ def test_move_index_layouts_refuses_what_it_cannot_move():
         move_index_layouts(p, (0, 1, 0, 5))
 
 
-def _bins_facts(plot):
-    ax = plot.ax
-    return {"title": ax.get_title(), "winner": [cell_of(w) for w in patches(ax, "winner")],
-            "window": sorted((round(w.get_x(), 3), round(w.get_y(), 3), w.get_gid())
-                             for w in ax.patches if w.get_gid() == "window"),
-            "highlight": sorted(cell_of(h) for h in patches(ax, "highlight"))}
-
-
-@pytest.mark.parametrize("params", [dict(input_size=16, output_size=5),
-                                    dict(input_size=7, output_size=4, op="avg"),
-                                    dict(input_size=5, output_size=9)])
-def test_adaptive_explorer_1d_steps_blit_the_same_picture_as_a_full_draw(params):
-    e = AdaptiveBinsExplorer(dpi=LOW, **params)
-    fresh = AdaptiveBinsExplorer(dpi=LOW, **params)
-    bins_patches = e.plot.bins
-    for cell in [1, 3, 0, 3]:
-        e.cell[1].value = cell
-        assert e.plot.bins is bins_patches and e._background is not None     # a step: blitted
-        assert e.state["out_index"] == (cell,)
-        fresh.plot = fresh._key = None
-        with fresh._hold():
-            fresh.cell[1].value = cell
-        fresh.safe_update()                                                   # from scratch
-        assert fresh.plot.bins is not bins_patches
-        assert e.png == fresh.png                                             # same pixels
-        assert _bins_facts(e.plot) == _bins_facts(fresh.plot)
-        assert e.state == fresh.state and e.explain_text == fresh.explain_text
-    e.out_size[1].value = 3                                  # a parameter: drawn again
-    assert e.plot.bins is not bins_patches and len(e.plot.bins) == 3
-
-
-def test_adaptive_explorer_2d_cached_ticks_keep_the_pixels_of_a_full_draw(monkeypatch):
-    from matplotlib.axis import Axis
-
-    drawn = []
-    axis_draw = Axis.draw
-    monkeypatch.setattr(Axis, "draw", lambda self, r: (drawn.append(self), axis_draw(self, r)))
-    e = AdaptiveBinsExplorer(ndim=2, input_size=6, output_size=4, dpi=LOW)
-    for step, cell in enumerate([1, 2, 3, 0, 2]):
-        drawn.clear()
-        e.cell[1].value = cell
-        assert e.error is None
-        if step >= 2:             # the same ticks twice before: pasted, not drawn again
-            assert drawn == []
-        with monkeypatch.context() as m:           # the same picture drawn with no cache
-            for name in ("cache_axis_ticks", "cache_images", "cache_legends"):
-                m.setattr(style, name, lambda fig: 0)
-            fresh = AdaptiveBinsExplorer(ndim=2, input_size=6, output_size=4, dpi=LOW)
-            with fresh._hold():
-                fresh.cell[1].value = cell
-            fresh.safe_update()
-            assert "draw" not in vars(fresh.figure.axes[0].xaxis)
-        assert e.png == fresh.png, cell
-        assert e.state == fresh.state
-    e.out_size[1].value = 3                          # new ticks: drawn again
-    assert e.error is None and len(drawn) > 0
-
-
 def test_index_explorer_invalid_combination_shows_a_reason():
     e = IndexLayoutExplorer(np.arange(6.0).reshape(1, 1, 2, 3), dpi=LOW)
     good = dict(e.state)
@@ -460,33 +310,6 @@ def test_index_explorer_static_widget_frames():
     assert (link.source[1], link.target[1]) == ("value", "selected_index")
 
 
-def test_adaptive_explorer_wiring():
-    e = AdaptiveBinsExplorer(input_size=5, output_size=3, dpi=LOW)     # digits 3 1 4 1 5
-    assert e.state["output"] == [3.0, 4.0, 5.0] and e.state["bin"] == ((0, 2),)
-    e.cell[1].value = 1
-    assert e.state["bin"] == ((1, 4),) and e.state["winner"] == (2,)
-    assert "bins [1,4)" in e.explain_text and "[1,4) = the bin, value 4" in e.explain_text
-    e.out_size[1].value = 1
-    assert e.cell[1].max == 0 and e.state["out_index"] == (0,)
-    e.op.value = "avg"
-    assert e.state["op"] == "avg" and e.state["winner"] is None
-    e.ndim.value = 2
-    assert e.in_size[0].layout.display is None and e.state["input_shape"] == (1, 5)
-    e.in_size[0].value = 4
-    e.out_size[0].value = 3
-    assert e.state["input_shape"] == (4, 5) and e.state["output_size"] == (3, 1)
-    e.ndim.value = 1
-    assert e.in_size[0].layout.display == "none" and len(e.state["input_shape"]) == 1
-
-
-def test_adaptive_explorer_static_widget():
-    e = AdaptiveBinsExplorer(input_size=5, output_size=3, show_fixed=False, dpi=LOW)
-    fw = e.static_widget()
-    assert len(fw.stack.children) == 3
-    assert [lab.splitlines()[0] for lab in fw.labels] == [
-        "output[0, 0, 0] = 3.0   (adaptive max pooling)",
-        "output[0, 0, 1] = 4.0   (adaptive max pooling)",
-        "output[0, 0, 2] = 5.0   (adaptive max pooling)"]
 
 
 # --------------------------------------------------------------------------- sweeps
@@ -520,44 +343,3 @@ def test_sweep_index_explorer():
         _invalid_or_clean(e)
 
 
-def test_sweep_adaptive_explorer():
-    e = AdaptiveBinsExplorer(input_size=3, output_size=2, dpi=20)
-    notes = 0
-    combos = [(ndim, i, o, show) for ndim in (1, 2) for i, o in ((3, 1), (3, 2), (1, 2))
-              for show in (False, True)]
-    for ndim, i, o, show in combos:
-        with e._hold():
-            e.ndim.value = ndim
-            for a in range(2):
-                e.in_size[a].value, e.out_size[a].value = i, o
-            e.show_fixed.value = show
-            e.op.value = "avg" if o == 2 else "max"
-        e._on_change()
-        _invalid_or_clean(e)
-        assert e.error is None                         # every combination is drawable
-        if show and i < o:                             # no export workaround: said so
-            assert "no fixed-pool export workaround" in e.warnings[0]
-            assert "no fixed-pool export workaround" in e.note_label.value
-            notes += 1
-        else:
-            assert e.warnings == [] and e.note_label.value == ""
-    assert notes == 2
-
-
-def test_adaptive_bins_redraw_reuses_axes_without_leftovers():
-    x = (np.arange(100.0) % 7).reshape(10, 10)
-    from pooltutor.viz.explorer import new_figure
-
-    p = plot_adaptive_bins(x, 4, (0, 0), show_fixed=True, fig=new_figure((8, 10), dpi=30))
-    axes = list(p.figure.axes)
-    q = plot_adaptive_bins(x, 4, (2, 3), show_fixed=True, fig=p.figure)
-    assert list(q.figure.axes) == axes                       # the same Axes, redrawn
-    assert len(patches(q.ax, "bin")) == 16 and len(patches(q.ax, "window")) == 1
-    assert sorted(float(t.get_text()) for t in texts(q.ax, "value")) == sorted(x.ravel())
-    assert [t.get_text() for t in texts(q.output_ax, "value")] == [
-        style.format_value(v) for v in q.output.ravel()]
-    (frame,) = patches(q.ax, "window")
-    assert (frame.get_x(), frame.get_y()) == (q.geometry.axes[1].bins[3][0] - 0.5,
-                                              q.geometry.axes[0].bins[2][0] - 0.5)
-    other = plot_adaptive_bins(x, 3, fig=p.figure)           # other shapes: new Axes
-    assert len(patches(other.ax, "bin")) == 9

@@ -4,27 +4,39 @@ Adaptive pooling gives output cell ``i`` the bin ``[floor(i*I/O),
 ceil((i+1)*I/O))`` of the input (:func:`pooltutor.geometry.adaptive_bins`):
 neighbouring bins overlap when ``I % O != 0``.  Exporters that have no
 adaptive operator (ONNX) replace it by a fixed pool with
-``k = I - (O-1)*floor(I/O)`` and ``s = floor(I/O)``, whose windows are the
-bins only in some cases (TV24-TV27).  :func:`plot_adaptive_bins` draws
+``k = I - (O-1)*floor(I/O)`` and ``s = floor(I/O)``
+(:func:`pooltutor.geometry.fixed_pool_contrast`), whose windows are the bins
+only in some cases (TV24-TV27).  :func:`plot_adaptive_bins` draws
 
-* 1-D: the input as one row of cells, every bin as a coloured bar below it,
-  overlapping bins on separate lanes so that the overlap is visible;
-* 2-D: the input grid with every bin as a translucent coloured rectangle
-  (cells covered by two or four bins come out darker);
+* 1-D: the input as one row of cells, every bin as a bar below it (labelled
+  with its number or value), overlapping bins on separate lanes so that the
+  overlap is visible;
+* 2-D: the input grid with every bin as a translucent rectangle, neighbouring
+  bins in different colours *and* line styles (cells covered by two or four
+  bins come out darker);
 * the bin of ``out_index`` outlined and, for max pooling, its maximum marked;
 * the output, in the input's colours;
-* optionally the fixed pool's windows and output beside them, windows that
-  differ from their bin in red.
+* optionally the fixed pool's windows (dashed) and output beside them; a
+  window that is not its bin says so (``≠`` labels, dashed mismatch marks),
+  not only by its red colour.
+
+The colours are the Okabe-Ito palette (told apart with the common colour
+vision deficiencies).  A caption names the highlighted cell;
+:func:`move_adaptive_bins` moves the highlight to another cell in place (the
+artists it changes are :attr:`AdaptiveBinsPlot.moving`, for blitting).
 
 >>> from pooltutor.viz.adaptive import plot_adaptive_bins
 >>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5]), 3, out_index=1)       # TV24
 >>> p.geometry.axes[0].bins, p.winner, p.output.tolist()
 (((0, 2), (1, 4), (3, 5)), (2,), [3.0, 4.0, 5.0])
+>>> p.caption.get_text()
+'output 1: bin [1,4), max 4 at w=2'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,81 +48,51 @@ from ..errors import (
     check_index_within,
     check_per_axis,
 )
-from ..geometry import AdaptiveGeometry, adaptive_geometry, pool_geometry
+from ..geometry import (
+    AdaptiveGeometry,
+    FixedPoolContrast,
+    adaptive_geometry,
+    fixed_pool_contrast,
+)
 from ..pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from . import style
-from .indices import keep_axes, prepare_figure
 
 __all__ = [
     "AdaptiveBinsPlot",
-    "FixedPoolContrast",
+    "BIN_COLORS",
+    "BIN_LINESTYLES",
     "adaptive_bins_figsize",
-    "fixed_pool_contrast",
     "bin_lanes",
-    "adaptive_overlays",
-    "mark_winner",
     "move_adaptive_bins",
     "plot_adaptive_bins",
 ]
 
-#: Bins are coloured in turn from this list (neighbours always differ).
-BIN_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#17becf", "#e377c2", "#8c564b",
-              "#bcbd22")
+#: Bins are coloured in turn from the Okabe-Ito palette (neighbours always differ; safe for
+#: the common colour vision deficiencies).
+BIN_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+              "#000000")
+
+#: 2-D bins: the edge line style of bin ``(i, j)`` is ``BIN_LINESTYLES[2*(i%2) + j%2]``, so
+#: that neighbours along either axis differ without colour too.
+BIN_LINESTYLES = ("-", (0, (5, 2)), (0, (1.2, 1.5)), (0, (6, 2, 1.5, 2)))
 
 #: The largest input drawn per axis (every input cell gets a box).
 MAX_SIDE = 40
 
+#: zorder of the moving marks: above every cell artist and text, so that drawing them last
+#: over a kept background (a blitted step) gives the picture of a full draw.
+MARK_ZORDER = 20
 
-@dataclass(frozen=True)
-class FixedPoolContrast:
-    """The fixed pool that exporters use for adaptive pooling, per axis.
-
-    Attributes
-    ----------
-    kernel, stride : tuple of int
-        ``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)`` per axis.
-    windows : tuple of tuple of (start, stop)
-        Per axis, the window of every output position (from
-        :func:`pooltutor.geometry.pool_geometry`).
-    same : tuple of tuple of bool
-        Per axis, whether window ``o`` is exactly bin ``o``.
-    """
-
-    kernel: tuple[int, ...]
-    stride: tuple[int, ...]
-    windows: tuple[tuple[tuple[int, int], ...], ...]
-    same: tuple[tuple[bool, ...], ...]
-
-    @property
-    def equal(self) -> bool:
-        """True when every window is its bin (then the export is exact)."""
-        return all(all(axis) for axis in self.same)
+_WHITE = None           # a one-colour white colour map (made on first use: matplotlib)
 
 
-def fixed_pool_contrast(geometry: AdaptiveGeometry) -> FixedPoolContrast | None:
-    """The export workaround's windows next to the adaptive bins (None when ``I < O``).
+def _white():
+    global _WHITE
+    if _WHITE is None:
+        from matplotlib.colors import ListedColormap
 
-    >>> from pooltutor.geometry import adaptive_geometry
-    >>> f = fixed_pool_contrast(adaptive_geometry((5,), 3))        # TV24: k3 s1
-    >>> f.kernel, f.stride, f.windows, f.same
-    ((3,), (1,), (((0, 3), (1, 4), (2, 5)),), ((False, True, False),))
-    >>> fixed_pool_contrast(adaptive_geometry((10,), 3)).equal     # TV26: equal by coincidence
-    True
-    """
-    kernel, stride = [], []
-    for a in geometry.axes:
-        s = a.input_size // a.output_size
-        if s < 1:
-            return None
-        kernel.append(a.input_size - (a.output_size - 1) * s)
-        stride.append(s)
-    geom = pool_geometry(geometry.input_shape, tuple(kernel), tuple(stride))
-    windows, same = [], []
-    for a, g in zip(geometry.axes, geom.axes, strict=False):
-        win = tuple((start, start + g.kernel) for start in g.window_starts)
-        windows.append(win)
-        same.append(tuple(w == b for w, b in zip(win, a.bins, strict=False)))
-    return FixedPoolContrast(tuple(kernel), tuple(stride), tuple(windows), tuple(same))
+        _WHITE = ListedColormap(["#ffffff"], name="pooltutor-white")
+    return _WHITE
 
 
 def bin_lanes(bins) -> tuple[int, ...]:
@@ -140,13 +122,18 @@ class AdaptiveBinsPlot:
     Attributes
     ----------
     figure : matplotlib.figure.Figure
+    axes : tuple of Axes
+        In the order ``plot_adaptive_bins(ax=...)`` takes them: 1-D ``(ax,)``;
+        2-D ``(input, output)``, with ``show_fixed`` also ``(windows, fixed output)``.
     ax : Axes
         The input with the bins.
     output_ax : Axes
-        The output (adaptive, and the fixed pool's under it when shown).
-    fixed_ax : Axes or None
-        The input with the fixed pool's windows (``show_fixed=True``).
+        The output (1-D: ``ax``, its rows below the bins).
+    fixed_ax, fixed_output_ax : Axes or None
+        The export workaround's windows and output (``show_fixed=True`` and the
+        workaround exists; 1-D: ``ax``).
     geometry : AdaptiveGeometry
+    op : str
     bins : tuple of matplotlib.patches.Patch
         One patch per output cell (row-major), gid ``"bin"``.
     out_index : tuple of int
@@ -157,19 +144,48 @@ class AdaptiveBinsPlot:
         The adaptive output (spatial only), None without values.
     fixed : FixedPoolContrast or None
     fixed_output : numpy.ndarray or None
+    caption : matplotlib.text.Text
+        The text naming the highlighted cell (the figure's ``supxlabel`` on a figure
+        of its own, the input's title with ``ax=``).
+    title : matplotlib.text.Text
+        The title naming the pooling, its sizes and whether the bins overlap (1-D on a
+        figure of its own: the ``suptitle``; else the input's title).
+    marks : dict of str to Artist
+        The moving marks by name: ``"bin"`` (the bin's outline, gid ``"bin-outline"``),
+        ``"winner"``, ``"highlight"`` (the output cell), ``"bar"`` (1-D: the bin's bar
+        outlined), ``"window"`` / ``"fixed-bin"`` / ``"fixed-highlight"`` (the
+        workaround's window of the cell, the bin beside it, its output cell).
+    winners : numpy.ndarray or None
+        The plane index of every output cell's maximum (``op='max'`` with values).
     """
 
     figure: Any
+    axes: tuple
     ax: Any
     output_ax: Any
     fixed_ax: Any
+    fixed_output_ax: Any
     geometry: AdaptiveGeometry
+    op: str
     bins: tuple
     out_index: tuple[int, ...]
     winner: tuple[int, ...] | None
     output: np.ndarray | None
     fixed: FixedPoolContrast | None
     fixed_output: np.ndarray | None
+    caption: Any
+    title: Any
+    marks: dict = field(repr=False)
+    winners: np.ndarray | None = field(default=None, repr=False)
+    values: np.ndarray | None = field(default=None, repr=False)
+    caption_prefix: str = field(default="", repr=False)
+    bar_rows: Any = field(default=(), repr=False)
+
+    @property
+    def moving(self) -> tuple:
+        """The artists a step to another cell changes (:func:`move_adaptive_bins`): the
+        marks, then the caption."""
+        return (*self.marks.values(), self.caption)
 
 
 # --------------------------------------------------------------------------- checks
@@ -224,7 +240,42 @@ def _check_out_index(out_index, out_shape):
     return check_index_within("out_index", out_index, out_shape)
 
 
-# --------------------------------------------------------------------------- drawing
+def _check_ax(ax, fig, ndim, show_fixed):
+    """The Axes given as ``ax`` as a tuple (or None), in the documented order."""
+    if ax is None:
+        return None
+    from matplotlib.axes import Axes
+
+    if fig is not None:
+        raise PoolTutorError("fig= and ax= were both given: pass one of them")
+    axes = (ax,) if isinstance(ax, Axes) else ax
+    if isinstance(axes, np.ndarray) and axes.dtype == object:     # from fig.subplots(...)
+        axes = tuple(axes.ravel())
+    if not isinstance(axes, (list, tuple)) or not all(isinstance(a, Axes) for a in axes):
+        raise PoolTutorTypeError(f"ax={ax!r} has type {type(ax).__name__}: need a matplotlib "
+                                 f"Axes or a sequence of Axes")
+    need = 1 if ndim == 1 else (4 if show_fixed else 2)
+    if len(axes) != need:
+        what = ("one Axes for a 1-D input" if ndim == 1 else
+                "4 Axes for a 2-D input with show_fixed=True (input, output, windows, fixed "
+                "output)" if show_fixed else "2 Axes for a 2-D input (input, output)")
+        raise PoolTutorError(f"ax has {len(axes)} Axes: need {what}")
+    if len({a.get_figure(root=True) if _takes_root(a) else a.figure for a in axes}) != 1:
+        raise PoolTutorError("ax: the Axes must be on one figure")
+    return tuple(axes)
+
+
+def _takes_root(artist) -> bool:
+    import inspect
+
+    return "root" in inspect.signature(artist.get_figure).parameters
+
+
+def _root(artist):
+    return artist.get_figure(root=True) if _takes_root(artist) else artist.figure
+
+
+# --------------------------------------------------------------------------- texts
 
 
 def _bin_text(bins) -> str:
@@ -235,718 +286,82 @@ def _color(i: int) -> str:
     return BIN_COLORS[i % len(BIN_COLORS)]
 
 
-def mark_winner(ax, cell, gid="winner", autolim=True):
-    """The house winner mark, :func:`style.mark_cell` (its dark rim keeps it visible on the
-    yellow of a maximum in viridis)."""
-    return style.mark_cell(ax, cell, gid=gid, autolim=autolim)
-
-
-def _fits(label, length_cells, cell_in, fontsize) -> bool:
-    return length_cells * cell_in * 72 >= 0.62 * fontsize * len(label) + 4
-
-
-def _draw_bars(ax, spans, lanes, y0, labels, short, colors, cell_in, *, dashed=False,
-               highlight=None, gid="bin", edge_colors=None, fontsize=10.5):
-    """One rounded bar per span ``[start, stop)`` at ``y0 + 0.85 * lane``; returns the bars."""
-    import matplotlib as mpl
-    from matplotlib.patches import FancyBboxPatch
-
-    patches = []
-    for i, ((start, stop), lane) in enumerate(zip(spans, lanes, strict=False)):
-        y = y0 + 0.85 * lane
-        edge = edge_colors[i] if edge_colors else colors[i]
-        patch = FancyBboxPatch((start - 0.42, y - 0.3), stop - start - 0.16, 0.6,
-                               boxstyle="round,pad=0,rounding_size=0.12",
-                               facecolor=(*mpl.colors.to_rgb(colors[i]), 0.3), edgecolor=edge,
-                               linewidth=1.8, linestyle=(0, (4, 2)) if dashed else "-", gid=gid,
-                               zorder=2)
-        ax.add_artist(patch)
-        patches.append(patch)
-        length = stop - start - 0.16
-        text = labels[i] if _fits(labels[i], length, cell_in, fontsize) else short[i]
-        if _fits(text, length, cell_in, fontsize - 1):
-            ax.text((start + stop - 1) / 2, y, text, ha="center", va="center", fontsize=fontsize,
-                    color="black", zorder=4, gid=f"{gid}-label")
-        if highlight == i:
-            _bar_highlight(ax, start, stop, y)
-    return patches
-
-
-def _bar_highlight(ax, start, stop, y):
-    """The window outline around the bar ``[start, stop)`` at height ``y`` (a moving mark, above
-    the bar labels: drawn last in a blit as well)."""
-    from matplotlib.patches import FancyBboxPatch
-
-    patch = FancyBboxPatch((start - 0.47, y - 0.36), stop - start - 0.06, 0.72,
-                           boxstyle="round,pad=0,rounding_size=0.14", fill=False,
-                           edgecolor=style.WINDOW_COLOR, linewidth=3, zorder=4.5, gid="window")
-    ax.add_artist(patch)
-    patch.pooltutor_overlay = True
-    return patch
-
-
-def _value_cells(ax, centers, values, y, vmin, vmax, gid, fontsize):
-    """Coloured value cells of width 1 centred at ``centers`` on row ``y``."""
-    import matplotlib as mpl
-    from matplotlib.patches import Rectangle
-
-    cmap = mpl.colormaps[style.CMAP]
-    span = (vmax - vmin) or 1.0
-    for xc, v in zip(centers, values, strict=False):
-        finite = np.isfinite(v)
-        color = cmap(min(max((float(v) - vmin) / span, 0.0), 1.0)) if finite else "white"
-        ax.add_artist(Rectangle((xc - 0.5, y - 0.5), 1, 1, facecolor=color, edgecolor="white",
-                               linewidth=1.0, zorder=1, gid=gid))
-        ax.text(xc, y, style.format_value(v), ha="center", va="center", fontsize=fontsize,
-                color=style.cell_text_color(float(v), vmin, vmax) if finite else "black",
-                zorder=4, gid="value")
-
-
-def _plot_1d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_result, winner,
-             cell_in):
-    from matplotlib.patches import Rectangle
-
-    a = geom.axes[0]
-    size, o = a.input_size, out_index[0]
-    bins = a.bins
-    lanes = bin_lanes(bins)
-    vmin, vmax = style.shared_limits(values, result, fixed_result)
-    fontsize = 11 if cell_in >= 0.42 else 9.5
-    ax = fig.add_subplot()
-    ticks, tick_labels = [0], ["input"]
-
-    # the input row
-    if values is None:
-        for j in range(size):
-            ax.add_artist(Rectangle((j - 0.5, -0.5), 1, 1, facecolor="white", edgecolor="#888888",
-                                   linewidth=1, gid="cell"))
-    else:
-        # style.draw_grid(annotate=True) at this font size; the tick style is set below
-        _grid(ax, values[None, :], vmin, vmax)
-        colors = style.cell_text_colors(values, vmin, vmax)
-        for j, v in enumerate(values):
-            ax.text(j, 0, style.format_value(v), ha="center", va="center", fontsize=fontsize,
-                    color=str(colors[j]), gid="value")
-
-    # the bins, overlapping ones on separate lanes
-    y_bins = 1.25
-    if result is None:
-        labels = [f"bin {i}: [{s0},{s1})" for i, (s0, s1) in enumerate(bins)]
-        short = [f"[{s0},{s1})" if _fits(f"[{s0},{s1})", s1 - s0 - 0.16, cell_in, fontsize)
-                 else str(i) for i, (s0, s1) in enumerate(bins)]
-    else:
-        labels = [f"y{i} = {style.format_value(result[i])}" for i in range(len(bins))]
-        short = [style.format_value(result[i]) for i in range(len(bins))]
-    patches = _draw_bars(ax, bins, lanes, y_bins, labels, short,
-                         [_color(i) for i in range(len(bins))], cell_in, fontsize=fontsize)
-    marks = {"bins": bins, "bar_y": [y_bins + 0.85 * lane for lane in lanes], "values": values,
-             "result": result}
-    ticks.append(y_bins)
-    tick_labels.append("bins")
-    y = y_bins + 0.85 * max(lanes)
-
-    # the output, each cell under its bin
-    if result is not None:
-        y += 1.3
-        centers = [(s0 + s1 - 1) / 2 for s0, s1 in bins]
-        aligned = all(b - c >= 1 for c, b in zip(centers, centers[1:], strict=False))
-        if not aligned:         # O > I: bins repeat, so the cells go side by side
-            centers = list(range(len(bins)))
-        _value_cells(ax, centers, result, y, vmin, vmax, "output", fontsize)
-        marks["output"] = (y, centers)
-        ticks.append(y)
-        tick_labels.append(f"adaptive {op}")
-
-    title = [f"adaptive {op} pool: I={size} \u2192 O={a.output_size};   bin i = "
-             f"[floor(i\u00b7I/O), ceil((i+1)\u00b7I/O))"]
-    overlap = (f"bins overlap ({size} % {a.output_size} = {size % a.output_size})"
-               if a.overlapping else f"bins tile the input ({size} % {a.output_size} = 0)")
-    title.append(overlap)
-
-    if show_fixed and fixed is None:
-        title.append(f"no fixed-pool workaround: I={size} < O={a.output_size} gives "
-                     f"s = floor(I/O) = 0")
-    if show_fixed and fixed is not None:
-        y += 1.4
-        wins = fixed.windows[0]
-        ndiff = sum(not s for s in fixed.same[0])
-        verdict = ("every window is its bin: the export is exact" if fixed.equal
-                   else f"{ndiff} of {len(wins)} windows differ from their bin (red)")
-        from matplotlib.transforms import blended_transform_factory
-
-        ax.text(0.02, y, f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
-                f"floor(I/O) = {fixed.kernel[0]}, s = floor(I/O) = {fixed.stride[0]}\n"
-                f"{verdict}", ha="left", va="center", fontsize=fontsize,
-                transform=blended_transform_factory(ax.figure.transFigure, ax.transData),
-                color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR,
-                gid="fixed-title")
-        f_lanes = bin_lanes(wins)
-        y += 1.15
-        if fixed_result is None:
-            flabels = [f"w{i} {'=' if same else chr(0x2260)} bin {i}"
-                       for i, same in enumerate(fixed.same[0])]
-            fshort = [str(i) for i in range(len(wins))]
-        else:
-            flabels = [f"w{i} = {style.format_value(fixed_result[i])}"
-                       for i in range(len(wins))]
-            fshort = [style.format_value(v) for v in fixed_result]
-        edges = [style.RIGHT_COLOR if same else style.WRONG_COLOR for same in fixed.same[0]]
-        _draw_bars(ax, wins, f_lanes, y, flabels, fshort, ["#bdbdbd"] * len(wins), cell_in,
-                   dashed=True, gid="fixed-window", edge_colors=edges, fontsize=fontsize)
-        marks["windows"] = (wins, [y + 0.85 * lane for lane in f_lanes])
-        ticks.append(y)
-        tick_labels.append("windows")
-        y += 0.85 * max(f_lanes)
-        if fixed_result is not None:
-            y += 1.3
-            centers = [(s0 + s1 - 1) / 2 for s0, s1 in wins]
-            _value_cells(ax, centers, fixed_result, y, vmin, vmax, "fixed-output", fontsize)
-            marks["fixed_output"] = (y, centers)
-            for c, v, r in zip(centers, fixed_result, result, strict=True):
-                if not np.isclose(v, r, equal_nan=True):
-                    ax.add_artist(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
-                                           edgecolor=style.WRONG_COLOR, linewidth=2.5,
-                                           linestyle=(0, (3, 1.5)), zorder=5, gid="mismatch"))
-            ticks.append(y)
-            tick_labels.append(f"fixed {op}")
-    ax.set_xlim(-0.6, size - 0.4)
-    ax.set_ylim(y + 0.6, -0.6)
-    ax.set_aspect("equal")
-    ax.set_xticks(range(size))
-    ax.set_yticks(ticks)
-    ax.set_yticklabels(tick_labels)
-    _tick_style(ax, fontsize - 0.5)
-    ax.set_xlabel("w (input position)", fontsize=fontsize - 0.5)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    marks["title"] = title
-    ax._pooltutor_marks = marks
-    ax.set_title("", fontsize=fontsize + 0.5, y=1.0)     # y given: no automatic placing
-    _marks_1d(ax, o, winner)
-    _out_of_layout(ax)
-    return ax, ax, (ax if show_fixed else None), tuple(patches), winner
-
-
-def _marks_1d(ax, o, winner) -> None:
-    """What marks output cell ``o`` of a 1-D bins plot (drawn above the rest, and moved by
-    :func:`move_adaptive_bins`): the bin's cells outlined on the input, its maximum, its
-    bar and window outlined, its output cells highlighted; and the title naming it."""
-    marks = ax._pooltutor_marks
-    for artist in [a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)]:
-        artist.remove()
-    bins, values, result = marks["bins"], marks["values"], marks["result"]
-    made = style.outline_cells(ax, [(0, j) for j in range(*bins[o])], linewidth=3,
-                               autolim=False)
-    for patch in made:
-        patch.set_zorder(4.5)           # above the values: drawn last in a blit as well
-    if winner is not None:
-        made.append(style.mark_cell(ax, (0, winner[0]), autolim=False))
-    made.append(_bar_highlight(ax, *bins[o], marks["bar_y"][o]))
-    if "windows" in marks:
-        wins, ys = marks["windows"]
-        made.append(_bar_highlight(ax, *wins[o], ys[o]))
-    for key in ("output", "fixed_output"):
-        if key in marks:
-            y, centers = marks[key]
-            made.append(style.mark_cell(ax, (y, centers[o]), color=style.HIGHLIGHT_COLOR,
-                                        gid="highlight", autolim=False))
-    for artist in made:
-        artist.pooltutor_overlay = True
-        artist.set_in_layout(False)
-    focus = f"output {o}: bin {_bin_text([bins[o]])}"
-    if winner is not None:
-        focus += f", max {style.format_value(values[winner[0]])} at w={winner[0]}"
-    elif result is not None:
-        focus += f", average {style.format_value(result[o])}"
-    title = list(marks["title"])
-    title[1] = f"{title[1]};   {focus}"
-    ax.title.set_text("\n".join(title))
-
-
-def _grid(ax, values, vmin, vmax, cmap=style.CMAP):
-    """:func:`style.draw_grid` without values written and without its tick style (each 2-D
-    panel sets its own: :func:`_tick_style`)."""
-    rows, cols = values.shape
-    extent = (-0.5, cols - 0.5, rows - 0.5, -0.5)
-    shown = np.ma.masked_invalid(values.astype(float))
-    kept = [im for im in ax.images if getattr(im, "pooltutor_static", False)]
-    if kept:                    # a kept panel: its image takes the new values (set in place)
-        image = kept[0]
-        image.set_data(shown)
-        image.set_extent(extent)
-        if image.cmap.name != cmap:
-            image.set_cmap(_bad_white(cmap))
-        image.set_clim(vmin, vmax)
-        image.set_alpha(None)
-    else:
-        image = ax.imshow(shown, cmap=_bad_white(cmap), vmin=vmin, vmax=vmax, extent=extent,
-                          interpolation="nearest")
-        image.pooltutor_static = True       # kept by prepare_figure's strip of the Axes
-    ax.set_xticks(range(cols))
-    ax.set_yticks(range(rows))
-    ax.set_xlim(-0.5, cols - 0.5)
-    ax.set_ylim(rows - 0.5, -0.5)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    return image
-
-
-def _bad_white(cmap):
-    import matplotlib as mpl
-
-    return mpl.colormaps[cmap].with_extremes(bad="#ffffff")
-
-
-def _tick_style(ax, size) -> None:
-    """``ax.tick_params(length=0, labelsize=size)``, skipped on kept Axes that have it
-    already (it restyles every tick: ~3 ms a panel); ticks made later take it too."""
-    if getattr(ax, "_pooltutor_tick_style", None) != size:
-        # no tick lines: they have length 0 (nothing drawn), but each still costs a draw
-        ax.tick_params(length=0, labelsize=size, bottom=False, left=False)
-        ax._pooltutor_tick_style = size
-
-
-def _annotated_grid(ax, values, vmin, vmax, size=10.5):
-    """A heatmap with its values written (one text collection, gid ``"value"``) and its
-    row / column indices as ticks."""
-    _grid(ax, values, vmin, vmax)
-    labels = style.TextCollection()
-    colors = style.cell_text_colors(values, vmin, vmax)
-    for (i, j), v in np.ndenumerate(values):
-        labels.add(j, i, style.format_value(v), size, str(colors[i, j]), gid="value")
-    labels.draw(ax)
-
-
-def _draw_output(out_ax, geom, result, op, vmin, vmax):
-    """The 2-D adaptive output (or, without values, the size of every bin); its highlight is
-    one of the moving marks (:func:`_marks_2d`)."""
-    shape = geom.output_shape
-    if result is None:
-        from matplotlib.patches import Rectangle
-
-        _grid(out_ax, np.zeros(shape), 0, 1, "Greys")
-        for idx in np.ndindex(*shape):
-            out_ax.add_artist(Rectangle((idx[1] - 0.5, idx[0] - 0.5), 1, 1, fill=False,
-                                       edgecolor="#c8c8c8", linewidth=0.8))
-            bins = [a.bins[i] for a, i in zip(geom.axes, idx, strict=False)]
-            out_ax.text(idx[1], idx[0], "x".join(str(b - a) for a, b in bins), ha="center",
-                        va="center", fontsize=10, gid="bin-size")
-        title = "output: bin sizes"
-    else:
-        _annotated_grid(out_ax, result, vmin, vmax)
-        title = f"output (adaptive {op})"
-    _tick_style(out_ax, 10)
-    out_ax.set_title(title, fontsize=11, y=1.0)
-
-
-#: zorder of the moving marks that sit on cells: above the written values (zorder 6), so that
-#: drawing them last over a cached background (an explorer's blit) gives the same picture
-MARK_ZORDER = 6.5
-
-
-def _span_rect(spans0, spans1, idx, dashed=False, **kwargs):
-    """The rectangle of the span pair ``idx`` (row-major number ``k``) as
-    :func:`_plot_2d` draws the bins and windows: inset by ``0.04 + 0.05 * (k % 3)`` so that
-    the edges of overlapping neighbours stay apart."""
-    from matplotlib.patches import Rectangle
-
-    (r0, r1), (c0, c1) = spans0[idx[0]], spans1[idx[1]]
-    inset = 0.04 + 0.05 * ((idx[0] * len(spans1) + idx[1]) % 3)
-    return Rectangle((c0 - 0.5 + inset, r0 - 0.5 + inset), c1 - c0 - 2 * inset,
-                     r1 - r0 - 2 * inset, linestyle=(0, (4, 2)) if dashed else "-", **kwargs)
-
-
-def _label_rows(target, name):
-    """The row axis name, upright, right of the tick labels' left edge (never touching them)."""
-    target.set_ylabel(name, fontsize=10, rotation=0, labelpad=10, ha="right", va="center")
-
-
-def _plot_2d(fig, values, geom, out_index, op, show_fixed, result, fixed, fixed_result, winner,
-             cell_in):
-    import matplotlib as mpl
-    from matplotlib.patches import Rectangle
-
-    rows, cols = geom.input_shape
-    vmin, vmax = style.shared_limits(values, result, fixed_result)
-    ncols = 2
-    nrows = 2 if show_fixed else 1
-    grid = fig.add_gridspec(nrows, ncols, width_ratios=[cols + 0.6, geom.output_shape[1] + 0.6])
-    ax = fig.add_subplot(grid[0, 0])
-
-    def neutral_input(target):
-        # white cells with the values written in black: the bins' colours must stay readable;
-        # the cell borders as one collection, the values as one text collection
-        shown = np.zeros((rows, cols)) if values is None else values
-        _grid(target, shown, 0, 1, "Greys").set_alpha(0.0)
-        # a kept panel keeps its borders and values while the input stays (output size, op)
-        key = (rows, cols, None if values is None else (values.dtype.str, values.tobytes()))
-        kept = [c for c in target.collections if getattr(c, "pooltutor_static", False)]
-        if not kept or getattr(target, "_pooltutor_input", None) != key:
-            cells_and_values(target, kept, key)
-        target.set_xlabel("w", fontsize=10)
-        _label_rows(target, "h")
-
-    def cells_and_values(target, old, key):
-        for c in old:
-            c.remove()
-        made = [style.cell_squares(target, [(i, j) for i in range(rows) for j in range(cols)],
-                                   "cell", facecolors="none", edgecolors="#c8c8c8",
-                                   linewidths=0.6, zorder=0.5)]
-        if values is not None and max(rows, cols) <= style.MAX_ANNOTATED:
-            labels = style.TextCollection()
-            for i in range(rows):
-                for j in range(cols):
-                    labels.add(j, i, style.format_value(values[i, j]),
-                               10 if max(rows, cols) <= 10 else 8, gid="value")
-            made.append(labels.draw(target, zorder=6))
-        for c in made:
-            c.pooltutor_static = True           # kept by prepare_figure's strip of the Axes
-        target._pooltutor_input = key
-
-    def rectangles(target, spans0, spans1, colors, gid, dashed=False, alpha=0.16, edge=None,
-                   linewidth=1.8):
-        patches = []
-        for k, idx in enumerate(np.ndindex(len(spans0), len(spans1))):
-            patch = _span_rect(spans0, spans1, idx, dashed,
-                               facecolor=(*mpl.colors.to_rgb(colors[k]), alpha),
-                               edgecolor=edge or colors[k], linewidth=linewidth, zorder=2,
-                               gid=gid)
-            target.add_artist(patch)        # the limits are set: no data-limit update
-            patches.append(patch)
-        return patches
-
-    neutral_input(ax)
-    b0, b1 = geom.axes[0].bins, geom.axes[1].bins
-    n_bins = len(b0) * len(b1)
-    colors = [_color(k) for k in range(n_bins)]
-    patches = rectangles(ax, b0, b1, colors, "bin")
-    over = [f"{a.input_size} % {a.output_size} = {a.input_size % a.output_size}"
-            for a in geom.axes]
-    overlap = ("bins overlap (" + ", ".join(over) + ")" if any(a.overlapping for a in geom.axes)
-               else "bins tile the input")
-    ax.set_title("", fontsize=11, y=1.0)       # y given: no automatic placing (nothing above)
-    _tick_style(ax, 10)
-    marks = {"bins": (b0, b1), "values": values, "result": result, "out_ax": None,
-             "title": f"adaptive {op} pool {geom.input_shape} \u2192 {geom.output_shape}\n"
-                      f"{overlap}", "fixed": None, "fixed_out_ax": None}
-
-    out_ax = fig.add_subplot(grid[0, 1])
-    _draw_output(out_ax, geom, result, op, vmin, vmax)
-    out_ax.set_xlabel("j", fontsize=10)
-    _label_rows(out_ax, "i")
-    marks["out_ax"] = out_ax
-
-    fixed_ax = None
-    if show_fixed:
-        fixed_ax = fig.add_subplot(grid[1, 0])
-        neutral_input(fixed_ax)
-        if fixed is None:
-            fixed_ax.set_title("no fixed-pool workaround: I < O on an axis gives floor(I/O) = 0",
-                               fontsize=11, color=style.WRONG_COLOR, y=1.0)
-        else:
-            w0, w1 = fixed.windows
-            same = [fixed.same[0][i] and fixed.same[1][j]
-                    for i, j in np.ndindex(len(w0), len(w1))]
-            # every window faint; the one of out_index is drawn bold over it (a moving mark)
-            rectangles(fixed_ax, w0, w1, ["#999999"] * len(same), "fixed-window", dashed=True,
-                       alpha=0.06, edge="#b5b5b5", linewidth=1.0)
-            ndiff = sum(not s for s in same)
-            verdict = ("every window is its bin: the export is exact" if fixed.equal else
-                       f"{ndiff} of {len(same)} windows differ from their bin")
-            fixed_ax.set_title("", fontsize=11, y=1.0,
-                               color=style.RIGHT_COLOR if fixed.equal else style.WRONG_COLOR)
-            marks["fixed"] = (fixed_ax, w0, w1, same,
-                              f"export workaround: {op} pool with\nk = I\u2212(O\u22121)\u00b7"
-                              f"floor(I/O) = {_short(fixed.kernel)}, s = floor(I/O) = "
-                              f"{_short(fixed.stride)}\n{verdict}")
-            fout_ax = fig.add_subplot(grid[1, 1])
-            if fixed_result is not None:
-                _annotated_grid(fout_ax, fixed_result, vmin, vmax)
-                nbad = 0
-                for idx in np.ndindex(*fixed_result.shape):
-                    if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
-                        nbad += 1
-                        fout_ax.add_artist(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
-                                                    fill=False, edgecolor=style.WRONG_COLOR,
-                                                    linewidth=2.5, linestyle=(0, (3, 1.5)),
-                                                    gid="mismatch"))
-                marks["fixed_out_ax"] = fout_ax
-                fout_ax.set_title(f"fixed pool output:\n{nbad} of {fixed_result.size} differ "
-                                  f"from adaptive\n(red dashes)" if nbad
-                                  else "fixed pool output\n= adaptive output", fontsize=11,
-                                  y=1.0)
-                _tick_style(fout_ax, 10)
-            else:
-                fout_ax.axis("off")
-        _tick_style(fixed_ax, 10)
-    for target in fig.axes:
-        _out_of_layout(target)
-    ax._pooltutor_marks = marks
-    _marks_2d(ax, out_index, winner)
-    return ax, out_ax, fixed_ax, tuple(patches), winner
-
-
-def _marks_2d(ax, out_index, winner) -> None:
-    """What marks output cell ``out_index`` of a 2-D bins plot (drawn above the rest, and moved
-    by :func:`move_adaptive_bins`): the bin outlined on the input, its maximum, the output
-    cell highlighted; the export workaround's window of that cell drawn bold with the bin
-    outlined beside it, and its fixed-pool output cell highlighted; the titles naming it.
-
-    The marks are made at the first call and then moved in place (making patches costs more
-    than drawing them)."""
-    from matplotlib.patches import Rectangle
-
-    marks = ax._pooltutor_marks
-    made = marks.setdefault("artists", {})
-    fixed = marks["fixed"]
-    (b0, b1), values, result = marks["bins"], marks["values"], marks["result"]
-    (r0, r1), (c0, c1) = b0[out_index[0]], b1[out_index[1]]
-
-    def mark(name, target, make):
-        artist = made.get(name)
-        if artist is None:
-            artist = made[name] = make(target)
-            if artist.axes is None:
-                target.add_artist(artist)           # the limits are set: no data-limit update
-            if artist.get_zorder() < MARK_ZORDER:
-                artist.set_zorder(MARK_ZORDER)
-            artist.pooltutor_overlay = True
-            artist.set_in_layout(False)
-        return artist
-
-    def bin_outline(linewidth):
-        return lambda target: Rectangle((0, 0), 1, 1, fill=False, edgecolor=style.WINDOW_COLOR,
-                                        linewidth=linewidth, zorder=7, gid="window")
-
-    def highlight(target):                  # made on cell (0, 0): its corner is its offset
-        return style.mark_cell(target, (0, 0), color=style.HIGHLIGHT_COLOR, gid="highlight",
-                               autolim=False)
-
-    def moved(patch, cell):                 # a square of style.mark_cell onto another cell
-        offset = getattr(patch, "pooltutor_offset", None)
-        if offset is None:
-            offset = patch.pooltutor_offset = patch.get_xy()
-        patch.set_xy((cell[1] + offset[0], cell[0] + offset[1]))
-
-    mark("bin", ax, bin_outline(3.5)).set_bounds(c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
-    if winner is None:
-        if "winner" in made:
-            made.pop("winner").remove()
-    else:
-        moved(mark("winner", ax, lambda target: mark_winner(target, (0, 0), autolim=False)),
-              winner)
-    moved(mark("highlight", marks["out_ax"], highlight), out_index)
-    focus = f"output {out_index}: bin {_bin_text([b0[out_index[0]], b1[out_index[1]]])}"
-    if winner is not None:
-        focus += f", max {style.format_value(values[winner])} at {winner}"
-    elif result is not None:
-        focus += f", average {style.format_value(result[out_index])}"
-    ax.title.set_text(f"{marks['title']}\n{focus}")
-    if fixed:
-        fixed_ax, w0, w1, same, title = fixed
-        k_out = out_index[0] * len(w1) + out_index[1]
-        shape = _span_rect(w0, w1, out_index)
-        window = mark("fixed-window", fixed_ax, lambda target: _span_rect(
-            w0, w1, out_index, True, fill=False, linewidth=3.0, gid="fixed-window-current"))
-        window.set_bounds(*shape.get_xy(), shape.get_width(), shape.get_height())
-        window.set_edgecolor(style.RIGHT_COLOR if same[k_out] else style.WRONG_COLOR)
-        mark("fixed-bin", fixed_ax, bin_outline(2.0)).set_bounds(
-            c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
-        (q0, q1), (p0, p1) = w0[out_index[0]], w1[out_index[1]]
-        here = ("its window = its bin" if same[k_out] else
-                f"its window [{q0},{q1}) x [{p0},{p1}) \u2260 bin (orange)")
-        fixed_ax.title.set_text(f"{title}\noutput {out_index}: {here}")
-        if marks["fixed_out_ax"] is not None:
-            moved(mark("fixed-highlight", marks["fixed_out_ax"], highlight), out_index)
-
-
-#: Text layouts (``Text._get_layout``) by everything they are computed from: a kept tick
-#: label, title or axis label is measured once, not at each of the constrained layout's
-#: passes and draws (the layout of a structure change measures ~350 texts)
-_LAYOUTS: dict = {}
-
-
-def _text_layout_class():
-    from .glyphs import GlyphText
-
-    class LaidOutText(GlyphText):
-        """A :class:`~pooltutor.viz.glyphs.GlyphText` whose ``_get_layout`` (the box and
-        line metrics of the text at its anchor; the position is applied after) is computed
-        once per string, font, alignment, rotation, dpi and renderer type."""
-
-        def _get_layout(self, renderer):
-            if self.get_wrap():
-                return super()._get_layout(renderer)
-            key = (self.get_text(), hash(self._fontproperties), self.get_usetex(),
-                   self.get_parse_math(), self._linespacing, _root_dpi(self),
-                   self._get_multialignment(), self.get_rotation(), self.get_rotation_mode(),
-                   self._horizontalalignment, self._verticalalignment, type(renderer),
-                   getattr(renderer, "dpi", None))
-            layout = _LAYOUTS.get(key)
-            if layout is None:
-                if len(_LAYOUTS) > 4096:
-                    _LAYOUTS.clear()
-                layout = _LAYOUTS[key] = super()._get_layout(renderer)
-            return layout
-
-    return LaidOutText
-
-
-def _root_dpi(artist) -> float:
-    fig = artist.get_figure(root=True)
-    return fig.dpi
-
-
-_LAID_OUT = []
-
-
-def _measure_once(fig) -> None:
-    """Make the plain texts of ``fig`` (titles, axis labels, tick labels: each Axis' ticks
-    made first) :func:`_text_layout_class` texts."""
-    from matplotlib.text import Text
-
-    from .glyphs import GlyphText, figure_texts
-
-    if not _LAID_OUT:
-        _LAID_OUT.append(_text_layout_class())
-    cls = _LAID_OUT[0]
-    for ax in fig.axes:
-        if ax.axison:
-            for axis in (ax.xaxis, ax.yaxis):
-                axis.get_major_ticks(len(axis.get_majorticklocs()))
-                if "_update_ticks" not in vars(axis):
-                    axis._update_ticks = _ticks_once.__get__(axis)
-                    axis._get_ticklabel_bboxes = _tick_boxes_once.__get__(axis)
-    for text in figure_texts(fig):
-        if type(text) in (Text, GlyphText):
-            text.__class__ = cls
-
-
-def _ticks_once(axis):
-    """``Axis._update_ticks`` (locate and format the ticks, put them in place and return those
-    in view), done again only when its locators, formatters, view interval, tick styles or
-    ticks changed: the layout's passes and the draw call it ~9 times an axis, each time with
-    the same result (it does not depend on where the Axes sit)."""
-    from matplotlib.axis import Axis
-
-    key = (axis.major.locator, axis.minor.locator, axis.major.formatter, axis.minor.formatter,
-           *axis.majorTicks, None, *axis.minorTicks)
-    state = (tuple(axis.get_view_interval()), axis.get_scale(),
-             repr(sorted(axis._major_tick_kw.items())), repr(sorted(axis._minor_tick_kw.items())))
-    kept = getattr(axis, "_pooltutor_ticks", None)
-    if (kept is not None and kept[2] == state and len(kept[0]) == len(key)
-            and all(a is b for a, b in zip(kept[0], key, strict=True))):
-        return list(kept[1])
-    ticks = Axis._update_ticks(axis)
-    axis._pooltutor_ticks = (key, list(ticks), state)
-    return ticks
-
-
-def _tick_boxes_once(axis, ticks, renderer):
-    """``Axis._get_ticklabel_bboxes``: the boxes of the tick labels, measured again only when
-    the ticks, their labels and styles, the Axes' place or limits or the dpi changed (an axis'
-    tight box and its label's position each ask for them, at every layout pass and draw)."""
-    import weakref
-
-    from matplotlib.axis import Axis
-
-    ax = axis.axes
-    key = (weakref.ref(renderer), ax.get_figure(root=True).dpi, ax.transAxes.get_matrix().tobytes(),
-           ax.transData.get_matrix().tobytes(), repr(sorted(axis._major_tick_kw.items())),
-           *[(t, t.label1.get_text(), t.label1.get_visible(), t.label2.get_text(),
-              t.label2.get_visible()) for t in ticks])
-    kept = getattr(axis, "_pooltutor_boxes", None)
-    if kept is not None and kept[0] == key:
-        return kept[1]
-    boxes = Axis._get_ticklabel_bboxes(axis, ticks, renderer)
-    axis._pooltutor_boxes = (key, boxes)
-    return boxes
-
-
-def _out_of_layout(ax):
-    """Cell artists stay inside the axes: keep them out of constrained layout (faster, and a
-    long caption in data coordinates cannot squeeze the axes)."""
-    for artist in (*ax.texts, *ax.patches, *ax.collections, *ax.images):
-        artist.set_in_layout(False)
-
-
-class _AxesSource:
-    """What the drawing functions call ``fig``: a figure's ``add_gridspec`` / ``add_subplot``,
-    or, when the figure kept its Axes (:func:`~pooltutor.viz.indices.prepare_figure`), the
-    kept Axes handed out in the order they were made."""
-
-    def __init__(self, fig, kept):
-        self.fig, self.kept, self.made = fig, kept, []
-
-    @property
-    def axes(self):
-        return self.fig.axes
-
-    def add_gridspec(self, nrows, ncols, **kwargs):
-        if self.kept is not None:
-            grid = self.kept[0].get_subplotspec().get_gridspec()
-            if grid.get_geometry() == (nrows, ncols):
-                # kept Axes of other sizes: their grid takes the new ratios (laid out again)
-                grid.set_width_ratios(kwargs.get("width_ratios"))
-                grid.set_height_ratios(kwargs.get("height_ratios"))
-                return grid
-        return self.fig.add_gridspec(nrows, ncols, **kwargs)
-
-    def add_subplot(self, spec=None):
-        if self.kept is not None and len(self.made) < len(self.kept):
-            ax = self.kept[len(self.made)]
-            if spec is not None and ax.get_subplotspec() != spec:
-                ax.set_subplotspec(spec)    # a new grid (other rows): the kept Axes move in
-        else:
-            ax = self.fig.add_subplot() if spec is None else self.fig.add_subplot(spec)
-        self.made.append(ax)
-        return ax
-
-    def __getattr__(self, name):
-        return getattr(self.fig, name)
-
-
-def _keep_top_row(fig, key) -> None:
-    """A 2-D plot whose panels change only below (the export workaround shown or hidden, or
-    possible or not) keeps its top row, the input and the output: the Axes below it are
-    removed, and the figure is marked as showing ``key`` with only those two kept (they
-    move into the new grid: :class:`_AxesSource`)."""
-    old = getattr(fig, "_pooltutor_key", None)
-    kept = getattr(fig, "_pooltutor_axes", None)
-    if (old is None or old == key or old[:3] != key[:3] or not kept or len(kept) < 2
-            or len(fig.axes) != len(kept) or any(ax not in fig.axes for ax in kept)):
-        return
-    for ax in kept[2:]:
-        ax.remove()
-    fig._pooltutor_key = key
-    fig._pooltutor_axes = kept[:2]
-
-
 def _short(t):
     return str(t[0]) if all(v == t[0] for v in t) else str(tuple(t))
 
 
+FORMULA = "bin i = [\u230ai\u00b7I/O\u230b, \u2308(i+1)\u00b7I/O\u2309)"
+WORKAROUND = "k = I\u2212(O\u22121)\u00b7\u230aI/O\u230b = {k}, s = \u230aI/O\u230b = {s}"
+
+
+def _overlap_text(geom) -> str:
+    over = [f"{a.input_size} % {a.output_size} = {a.input_size % a.output_size}"
+            for a in geom.axes]
+    if any(a.overlapping for a in geom.axes):
+        return "bins overlap (" + ", ".join(over) + ")"
+    return "bins tile the input (" + ", ".join(over) + ")"
+
+
+def _verdict(fixed, count) -> str:
+    same = sum(all(fixed.same[a][i] for a, i in enumerate(idx))
+               for idx in np.ndindex(*[len(s) for s in fixed.same]))
+    if fixed.equal:
+        return "every window is its bin: the export is exact"
+    return f"{count - same} of {count} windows \u2260 their bin (dashed)"
+
+
+def _focus(plot_values, result, out_index, bins, winner, sep=", ") -> str:
+    """The caption's first line: the cell, its bin, its value (``sep`` before the value)."""
+    one = len(out_index) == 1
+    cell = str(out_index[0]) if one else str(tuple(out_index))
+    text = f"output {cell}: bin {_bin_text(bins)}"
+    if winner is not None:
+        where = f"w={winner[0]}" if one else str(tuple(winner))
+        text += f"{sep}max {style.format_value(plot_values[winner])} at {where}"
+    elif result is not None:
+        text += f"{sep}average {style.format_value(result[out_index])}"
+    return text
+
+
+def _fixed_focus(fixed, fixed_result, out_index, sep=", ") -> str:
+    windows = [w[i] for w, i in zip(fixed.windows, out_index, strict=True)]
+    same = all(s[i] for s, i in zip(fixed.same, out_index, strict=True))
+    text = (f"export workaround: window {_bin_text(windows)} "
+            + ("= its bin" if same else "is not its bin"))     # no taller glyph (≠)
+    if fixed_result is not None:
+        text += f"{sep}value {style.format_value(fixed_result[out_index])}"
+    return text
+
+
+# --------------------------------------------------------------------------- sizing
+
+
 def _sizing(shape, geom, fixed, show_fixed, has_values):
-    """``(figsize, inches per input cell)`` for the plot of ``geom``."""
+    """``(figsize, inches per input cell)`` for the plot of ``geom`` on a figure of its own."""
     if len(shape) == 1:
-        cell_in = min(0.8, 12.1 / shape[0])
-        width = max(6.5, cell_in * shape[0] + 1.9)
+        cell_in = min(0.5, 8.0 / shape[0])
+        width = max(6.4, cell_in * shape[0] + 2.4)
         rows = 1.25 + 0.85 * max(bin_lanes(geom.axes[0].bins)) + (1.3 if has_values else 0)
+        lines = 2 + 2 * (show_fixed and fixed is not None) + (show_fixed and fixed is None)
         if show_fixed and fixed is not None:
-            rows += 1.4 + 1.15 + 0.85 * max(bin_lanes(fixed.windows[0]))
-            rows += 1.3 if has_values else 0
-        return (width, (rows + 1.2) * cell_in + 1.2), cell_in
-    cell_in = min(0.55, 5.5 / max(shape))
-    width = max(8.0, (shape[1] + geom.output_shape[1] + 3) * cell_in + 2.5)
-    height = (shape[0] * cell_in + 1.9) * (2 if show_fixed else 1) + 0.2
-    return (width, height), cell_in
+            rows += 1.3 + 0.85 * max(bin_lanes(fixed.windows[0])) + (1.3 if has_values else 0)
+        caption = 0.45 if show_fixed and fixed is not None else 0.3
+        return (width, (rows + 1.2) * cell_in + 0.2 * lines + 0.75 + caption), cell_in
+    rows, cols = shape
+    orows, ocols = geom.output_shape
+    cell_in = min(0.45, 3.6 / max(*shape, *geom.output_shape))
+    width = max(7.0, (cols + ocols + 1.2) * cell_in + 2.8)
+    panel = max(rows, orows) * cell_in + 1.35
+    two = show_fixed and fixed is not None
+    height = panel * (2 if two else 1) + (0.35 if two else 0.0) + (0.2 if show_fixed else 0)
+    return (width, height + (0.5 if two else 0.3)), cell_in
 
 
 def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[float, float]:
     """The figure size (inches) :func:`plot_adaptive_bins` picks for these arguments.
 
     >>> adaptive_bins_figsize(5, 3)
-    (6.5, 3.84)
+    (6.4, 3.1)
     """
     values, shape = _read_input(x)
     geom = adaptive_geometry(shape, check_per_axis("output_size", output_size, len(shape),
@@ -955,8 +370,432 @@ def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[flo
     return round(w, 2), round(h, 2)
 
 
+# --------------------------------------------------------------------------- 1-D drawing
+
+
+def _fits(label, length_cells, cell_in, fontsize) -> bool:
+    return length_cells * cell_in * 72 >= 0.62 * fontsize * len(label) + 4
+
+
+def _bar(ax, start, stop, y, *, pad=0.0, **kwargs):
+    from matplotlib.patches import FancyBboxPatch
+
+    patch = FancyBboxPatch((start - 0.42 - pad, y - 0.3 - pad), stop - start - 0.16 + 2 * pad,
+                           0.6 + 2 * pad, boxstyle=f"round,pad=0,rounding_size={0.12 + pad}",
+                           **kwargs)
+    ax.add_patch(patch)
+    return patch
+
+
+def _bars(ax, spans, lanes, y0, labels, colors, cell_in, fontsize, *, gid, dashed=False,
+          edges=None):
+    """One rounded bar per span ``[start, stop)`` at ``y0 + 0.85 * lane``, labelled with the
+    first of ``labels[i]`` (longest first) that fits; returns the bars."""
+    import matplotlib as mpl
+
+    patches = []
+    texts = style.TextCollection()
+    for i, ((start, stop), lane) in enumerate(zip(spans, lanes, strict=True)):
+        y = y0 + 0.85 * lane
+        patches.append(_bar(ax, start, stop, y, facecolor=(*mpl.colors.to_rgb(colors[i]), 0.3),
+                            edgecolor=edges[i] if edges else colors[i], linewidth=1.8,
+                            linestyle=(0, (4, 2)) if dashed else "-", gid=gid, zorder=2))
+        for text in labels[i]:
+            if _fits(text, stop - start - 0.16, cell_in, fontsize):
+                texts.add((start + stop - 1) / 2, y, text, fontsize, gid=f"{gid}-label")
+                break
+    texts.draw(ax, gid=f"{gid}-labels", zorder=4)
+    return patches
+
+
+def _value_row(ax, centers, values, y, vmin, vmax, gid):
+    """A row of coloured value cells centred at ``centers`` (not a regular grid: each
+    output cell sits under its bin), their values written in the house colours."""
+    import matplotlib as mpl
+
+    cmap = mpl.colormaps[style.CMAP]
+    span = (vmax - vmin) or 1.0
+    colors = [cmap(min(max((float(v) - vmin) / span, 0.0), 1.0)) if np.isfinite(v) else "white"
+              for v in values]
+    style.cell_squares(ax, [(y, c) for c in centers], gid, facecolors=colors,
+                       edgecolors="white", linewidths=1.0, zorder=1)
+    text_colors = style.cell_text_colors(values, vmin, vmax)
+    size = style.FONT_SIZE if len(values) <= 8 else style.FONT_SIZE - 2
+    texts = style.TextCollection()
+    for c, v, color in zip(centers, values, text_colors, strict=True):
+        texts.add(c, y, style.format_value(v), size, str(color), gid=f"{gid}-value")
+    texts.draw(ax, gid=f"{gid}-values", zorder=4)
+
+
+def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell_in):
+    """Everything of a 1-D plot that does not move; returns ``(bins, rows)``."""
+    from matplotlib.patches import Rectangle
+
+    a = geom.axes[0]
+    size, bins = a.input_size, a.bins
+    lanes = bin_lanes(bins)
+    vmin, vmax = style.shared_limits(values, result, fixed_result)
+    fontsize = 10 if cell_in >= 0.42 else 8.5
+
+    if values is None:
+        style.draw_grid(ax, np.zeros((1, size)), vmin=0, vmax=1, cmap=_white(), annotate=False)
+        style.cell_squares(ax, [(0, j) for j in range(size)], "cell", facecolors="none",
+                           edgecolors="#888888", linewidths=1.0)
+    else:
+        _grid(ax, values[None, :], vmin=vmin, vmax=vmax)
+    ticks, tick_labels = [0], ["input"]
+
+    y_bins = 1.25
+    if result is None:
+        labels = [(f"bin {i}: [{s0},{s1})", f"[{s0},{s1})", str(i))
+                  for i, (s0, s1) in enumerate(bins)]
+    else:
+        labels = [(f"y{i} = {style.format_value(result[i])}", style.format_value(result[i]))
+                  for i in range(len(bins))]
+    patches = _bars(ax, bins, lanes, y_bins, labels, [_color(i) for i in range(len(bins))],
+                    cell_in, fontsize, gid="bin")
+    rows = {"bars": [y_bins + 0.85 * lane for lane in lanes]}
+    ticks.append(y_bins)
+    tick_labels.append("bins")
+    y = y_bins + 0.85 * max(lanes)
+
+    def centers_of(spans):
+        centers = [(s0 + s1 - 1) / 2 for s0, s1 in spans]
+        if all(b - c >= 1 for c, b in zip(centers, centers[1:])):
+            return centers
+        return list(range(len(spans)))      # O > I: bins repeat, the cells go side by side
+
+    if result is not None:
+        y += 1.3
+        centers = centers_of(bins)
+        _value_row(ax, centers, result, y, vmin, vmax, "output")
+        rows["output"] = (y, centers)
+        ticks.append(y)
+        tick_labels.append(f"adaptive {op}")
+
+    if show_fixed and fixed is not None:
+        y += 1.3
+        wins, same = fixed.windows[0], fixed.same[0]
+        f_lanes = bin_lanes(wins)
+        if fixed_result is None:
+            flabels = [(f"w{i} {'=' if ok else chr(0x2260)} bin {i}",
+                        f"{'=' if ok else chr(0x2260)}{i}", "=" if ok else "\u2260")
+                       for i, ok in enumerate(same)]
+        else:
+            flabels = [(f"w{i} {'=' if ok else chr(0x2260)} {style.format_value(v)}",
+                        f"{'=' if ok else chr(0x2260)}{style.format_value(v)}",
+                        "=" if ok else "\u2260")
+                       for i, (ok, v) in enumerate(zip(same, fixed_result, strict=True))]
+        edges = [style.RIGHT_COLOR if ok else style.WRONG_COLOR for ok in same]
+        _bars(ax, wins, f_lanes, y, flabels, ["#bdbdbd"] * len(wins), cell_in, fontsize,
+              gid="fixed-window", dashed=True, edges=edges)
+        rows["windows"] = [y + 0.85 * lane for lane in f_lanes]
+        ticks.append(y)
+        tick_labels.append(f"windows\nk={fixed.kernel[0]}, s={fixed.stride[0]}")
+        y += 0.85 * max(f_lanes)
+        if fixed_result is not None:
+            y += 1.3
+            centers = centers_of(wins)
+            _value_row(ax, centers, fixed_result, y, vmin, vmax, "fixed-output")
+            rows["fixed_output"] = (y, centers)
+            for c, v, r in zip(centers, fixed_result, result, strict=True):
+                if not np.isclose(v, r, equal_nan=True):
+                    ax.add_patch(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
+                                           edgecolor=style.WRONG_COLOR, linewidth=2.5,
+                                           linestyle=(0, (3, 1.5)), zorder=5, gid="mismatch"))
+            ticks.append(y)
+            tick_labels.append(f"fixed {op}")
+
+    ax.set_xlim(-0.6, max(size, len(bins)) - 0.4)      # O > I: the outputs side by side
+    ax.set_ylim(y + 0.6, -0.6)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(size))
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(tick_labels)
+    ax.tick_params(length=0, labelsize=9)
+    ax.set_xlabel("w (input position)", fontsize=9.5)
+
+    title = [f"adaptive {op} pool: I = {size} \u2192 O = {a.output_size},   {FORMULA}",
+             _overlap_text(geom)]
+    if show_fixed and fixed is None:
+        title.append(f"no fixed-pool workaround: I = {size} < O = {a.output_size} gives "
+                     f"s = \u230aI/O\u230b = 0")
+    elif show_fixed:
+        title.append(f"export workaround: {op} pool with "
+                     + WORKAROUND.format(k=fixed.kernel[0], s=fixed.stride[0]))
+        title.append(_verdict(fixed, len(fixed.windows[0])))
+    return tuple(patches), rows, "\n".join(title)
+
+
+def _marks_1d(ax, rows, fixed):
+    """The moving marks of a 1-D plot, made once (placed by :func:`_place_marks`)."""
+    from matplotlib.patches import Rectangle
+
+    z = MARK_ZORDER
+    marks = {"bin": ax.add_patch(Rectangle((0, 0), 1, 1, fill=False, linewidth=3,
+                                           edgecolor=style.WINDOW_COLOR, gid="bin-outline",
+                                           zorder=z, clip_on=False)),
+             "bar": _bar(ax, 0, 1, 0, pad=0.05, fill=False, edgecolor=style.WINDOW_COLOR,
+                         linewidth=3, gid="bar-outline", zorder=z)}
+    marks["winner"] = style.mark_cell(ax, (0, 0), autolim=False)
+    if "output" in rows:
+        marks["highlight"] = style.mark_cell(ax, (0, 0), color=style.HIGHLIGHT_COLOR,
+                                             gid="highlight", autolim=False)
+    if "windows" in rows:
+        marks["window"] = _bar(ax, 0, 1, 0, pad=0.05, fill=False, edgecolor=style.WINDOW_COLOR,
+                               linewidth=3, gid="window-outline", zorder=z)
+    if "fixed_output" in rows:
+        marks["fixed-highlight"] = style.mark_cell(ax, (0, 0), color=style.HIGHLIGHT_COLOR,
+                                                   gid="fixed-highlight", autolim=False)
+    for artist in marks.values():
+        artist.set_zorder(z + (1 if artist.get_gid() == "winner" else 0))
+    return marks
+
+
+def _move_bar(patch, start, stop, y, pad=0.05):
+    patch.set_bounds(start - 0.42 - pad, y - 0.3 - pad, stop - start - 0.16 + 2 * pad,
+                     0.6 + 2 * pad)
+
+
+def _move_square(patch, cell, half=0.42):
+    patch.set_xy((cell[1] - half, cell[0] - half))
+
+
+# --------------------------------------------------------------------------- 2-D drawing
+
+
+def _span_rect(spans0, spans1, idx, **kwargs):
+    """The rectangle of the span pair ``idx`` (row-major number ``k``): inset by
+    ``0.04 + 0.05 * (k % 3)`` so that the edges of overlapping neighbours stay apart."""
+    from matplotlib.patches import Rectangle
+
+    (r0, r1), (c0, c1) = spans0[idx[0]], spans1[idx[1]]
+    inset = 0.04 + 0.05 * ((idx[0] * len(spans1) + idx[1]) % 3)
+    return Rectangle((c0 - 0.5 + inset, r0 - 0.5 + inset), c1 - c0 - 2 * inset,
+                     r1 - r0 - 2 * inset, **kwargs)
+
+
+def _grid(ax, values, *, vmin, vmax, cmap=style.CMAP, annotate=True):
+    """:func:`style.draw_grid` with the values written as one text collection (gid
+    ``"value"``, read back with :func:`style.texts_of`) in the house sizes and colours: a
+    figure of hundreds of cells draws their texts as one artist."""
+    values = np.asarray(values)
+    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, cmap=cmap, annotate=False)
+    if annotate and max(values.shape) <= style.MAX_ANNOTATED:
+        size = style.FONT_SIZE if max(values.shape) <= 8 else style.FONT_SIZE - 2
+        colors = style.cell_text_colors(values, vmin, vmax, cmap)
+        labels = style.TextCollection()
+        grid = values.reshape(-1, values.shape[-1])
+        for (i, j), v in np.ndenumerate(grid):
+            labels.add(j, i, style.format_value(v), size, str(colors.reshape(grid.shape)[i, j]),
+                       gid="value")
+        labels.draw(ax)
+    return image
+
+
+def _neutral_input(ax, values, shape):
+    """White cells with grey borders and the values written in black (the bins' colours
+    over them stay readable)."""
+    rows, cols = shape
+    shown = np.zeros(shape) if values is None else values
+    _grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None)
+    style.cell_squares(ax, [(i, j) for i in range(rows) for j in range(cols)], "cell",
+                       facecolors="none", edgecolors="#c8c8c8", linewidths=0.6, zorder=0.5)
+    _label_axes(ax, "w", "h")
+
+
+def _label_axes(ax, x, y):
+    ax.set_xlabel(x, fontsize=9.5)
+    ax.set_ylabel(y, fontsize=9.5, rotation=0, labelpad=8, ha="right", va="center")
+
+
+def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
+    """Everything of a 2-D plot that does not move; returns ``(bins, title of the input)``."""
+    import matplotlib as mpl
+    from matplotlib.patches import Rectangle
+
+    ax, out_ax = axes[:2]
+    shape = geom.input_shape
+    vmin, vmax = style.shared_limits(values, result, fixed_result)
+    b0, b1 = geom.axes[0].bins, geom.axes[1].bins
+
+    _neutral_input(ax, values, shape)
+    patches = []
+    for k, idx in enumerate(np.ndindex(len(b0), len(b1))):
+        color = mpl.colors.to_rgb(_color(k))
+        patches.append(ax.add_patch(_span_rect(
+            b0, b1, idx, facecolor=(*color, 0.16), edgecolor=color, linewidth=1.8,
+            linestyle=BIN_LINESTYLES[2 * (idx[0] % 2) + idx[1] % 2], zorder=2, gid="bin")))
+    title = [f"adaptive {op} pool {shape} \u2192 {geom.output_shape}", _overlap_text(geom)]
+    if show_fixed and fixed is None:
+        title.append("no fixed-pool workaround:\nI < O on an axis gives s = \u230aI/O\u230b = 0")
+
+    if result is None:
+        style.draw_grid(out_ax, np.zeros(geom.output_shape), vmin=0, vmax=1, cmap=_white(),
+                        annotate=False)
+        style.cell_squares(out_ax, list(np.ndindex(*geom.output_shape)), "cell",
+                           facecolors="none", edgecolors="#c8c8c8", linewidths=0.8)
+        texts = style.TextCollection()
+        for idx in np.ndindex(*geom.output_shape):
+            sizes = [a.bins[i][1] - a.bins[i][0] for a, i in zip(geom.axes, idx, strict=True)]
+            texts.add(idx[1], idx[0], "x".join(map(str, sizes)), style.FONT_SIZE, gid="bin-size")
+        texts.draw(out_ax, gid="bin-sizes")
+        out_ax.set_title("output: bin sizes", fontsize=10, loc="left")
+    else:
+        _grid(out_ax, result, vmin=vmin, vmax=vmax)
+        out_ax.set_title(f"output (adaptive {op})", fontsize=10, loc="left")
+    _label_axes(out_ax, "j", "i")
+
+    if show_fixed and len(axes) == 4 and fixed is None:
+        for extra in axes[2:]:
+            extra.axis("off")
+    elif show_fixed and fixed is not None:
+        fixed_ax, fout_ax = axes[2:]
+        _neutral_input(fixed_ax, values, shape)
+        w0, w1 = fixed.windows
+        for idx in np.ndindex(len(w0), len(w1)):
+            fixed_ax.add_patch(_span_rect(w0, w1, idx, facecolor=(0.6, 0.6, 0.6, 0.06),
+                                          edgecolor="#b5b5b5", linewidth=1.0,
+                                          linestyle=(0, (4, 2)), zorder=2, gid="fixed-window"))
+        fixed_ax.set_title(f"export workaround: {op} pool with\n"
+                           + WORKAROUND.format(k=_short(fixed.kernel), s=_short(fixed.stride))
+                           + f"\n{_verdict(fixed, len(w0) * len(w1))}", fontsize=10, loc="left")
+        if fixed_result is not None:
+            _grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
+            nbad = 0
+            for idx in np.ndindex(*fixed_result.shape):
+                if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
+                    nbad += 1
+                    fout_ax.add_patch(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
+                                                fill=False, edgecolor=style.WRONG_COLOR,
+                                                linewidth=2.5, linestyle=(0, (3, 1.5)),
+                                                zorder=5, gid="mismatch"))
+            fout_ax.set_title(f"fixed pool output:\n{nbad} of {fixed_result.size} \u2260 "
+                              f"adaptive (dashed)" if nbad else
+                              "fixed pool output\n= adaptive output", fontsize=10, loc="left")
+            _label_axes(fout_ax, "j", "i")
+        else:
+            fout_ax.axis("off")
+    return tuple(patches), "\n".join(title)
+
+
+def _marks_2d(axes, fixed, has_fixed_output):
+    from matplotlib.patches import Rectangle
+
+    z = MARK_ZORDER
+
+    def outline(target, gid, linewidth, **kwargs):
+        return target.add_patch(Rectangle((0, 0), 1, 1, fill=False, linewidth=linewidth,
+                                          gid=gid, zorder=z, clip_on=False, **kwargs))
+
+    ax, out_ax = axes[:2]
+    marks = {"bin": outline(ax, "bin-outline", 3.5, edgecolor=style.WINDOW_COLOR),
+             "winner": style.mark_cell(ax, (0, 0), autolim=False),
+             "highlight": style.mark_cell(out_ax, (0, 0), color=style.HIGHLIGHT_COLOR,
+                                          gid="highlight", autolim=False)}
+    if fixed is not None and len(axes) == 4:
+        marks["window"] = outline(axes[2], "window-outline", 3.0)
+        marks["fixed-bin"] = outline(axes[2], "fixed-bin-outline", 2.0,
+                                     edgecolor=style.WINDOW_COLOR)
+        if has_fixed_output:
+            marks["fixed-highlight"] = style.mark_cell(axes[3], (0, 0),
+                                                       color=style.HIGHLIGHT_COLOR,
+                                                       gid="fixed-highlight", autolim=False)
+    for artist in marks.values():
+        artist.set_zorder(z + (1 if artist.get_gid() == "winner" else 0))
+    return marks
+
+
+# --------------------------------------------------------------------------- marks
+
+
+def _winner_of(winners, out_index, shape):
+    if winners is None or int(winners[out_index]) < 0:
+        return None
+    return tuple(int(v) for v in np.unravel_index(int(winners[out_index]), shape))
+
+
+def _place_marks(plot: AdaptiveBinsPlot) -> None:
+    """Put the moving marks and the caption of ``plot`` on ``plot.out_index``."""
+    geom, o, marks = plot.geometry, plot.out_index, plot.marks
+    bins = [a.bins[i] for a, i in zip(geom.axes, o, strict=True)]
+    winner = plot.winner
+    marks["winner"].set_visible(winner is not None)
+    if winner is not None:
+        _move_square(marks["winner"], (0, winner[0]) if len(o) == 1 else winner)
+    if len(o) == 1:
+        (s0, s1), = bins
+        marks["bin"].set_bounds(s0 - 0.5, -0.5, s1 - s0, 1)
+        rows = plot.bar_rows
+        _move_bar(marks["bar"], s0, s1, rows["bars"][o[0]])
+        if "highlight" in marks:
+            y, centers = rows["output"]
+            _move_square(marks["highlight"], (y, centers[o[0]]))
+        if "window" in marks:
+            w0, w1 = plot.fixed.windows[0][o[0]]
+            _move_bar(marks["window"], w0, w1, rows["windows"][o[0]])
+            ok = plot.fixed.same[0][o[0]]
+            marks["window"].set_edgecolor(style.RIGHT_COLOR if ok else style.WRONG_COLOR)
+            marks["window"].set_linestyle("-" if ok else (0, (3, 1.5)))
+        if "fixed-highlight" in marks:
+            y, centers = rows["fixed_output"]
+            _move_square(marks["fixed-highlight"], (y, centers[o[0]]))
+    else:
+        (r0, r1), (c0, c1) = bins
+        marks["bin"].set_bounds(c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
+        _move_square(marks["highlight"], o)
+        if "window" in marks:
+            w0, w1 = plot.fixed.windows
+            rect = _span_rect(w0, w1, o)
+            marks["window"].set_bounds(*rect.get_xy(), rect.get_width(), rect.get_height())
+            ok = plot.fixed.same[0][o[0]] and plot.fixed.same[1][o[1]]
+            marks["window"].set_edgecolor(style.RIGHT_COLOR if ok else style.WRONG_COLOR)
+            marks["window"].set_linestyle("-" if ok else (0, (3, 1.5)))
+            marks["fixed-bin"].set_bounds(c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
+        if "fixed-highlight" in marks:
+            _move_square(marks["fixed-highlight"], o)
+    # a caption in a 2-D input's title (ax= given) stays about as narrow as the panel
+    sep = "\n" if plot.caption_prefix and len(o) == 2 else ", "
+    lines = [_focus(plot.values, plot.output, o, bins, winner, sep)]
+    if "window" in marks:
+        lines.append(_fixed_focus(plot.fixed, plot.fixed_output, o, sep))
+    plot.caption.set_text(plot.caption_prefix + "\n".join(lines))
+
+
+def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | None:
+    """Highlight another output cell on an existing plot: only the marks and the caption
+    change (:attr:`AdaptiveBinsPlot.moving`), in place; the pooling does not run again.
+    None when the figure shows something else since (then call :func:`plot_adaptive_bins`).
+
+    >>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5, 9, 2]), 4)
+    >>> q = move_adaptive_bins(p, 2)
+    >>> q.winner, q.caption.get_text()
+    ((5,), 'output 2: bin [3,6), max 9 at w=5')
+    >>> p2 = plot_adaptive_bins(np.arange(25.0).reshape(5, 5), 3, show_fixed=True)
+    >>> q2 = move_adaptive_bins(p2, (1, 2))
+    >>> print(q2.caption.get_text())
+    output (1, 2): bin [1,4) x [3,5), max 19 at (3, 4)
+    export workaround: window [1,4) x [2,5) is not its bin, value 19
+    """
+    if not isinstance(plot, AdaptiveBinsPlot):
+        raise PoolTutorTypeError(f"plot has type {type(plot).__name__}: need an "
+                                 f"AdaptiveBinsPlot (from plot_adaptive_bins)")
+    if any(a not in plot.figure.axes for a in plot.axes) or any(
+            b.axes is None for b in plot.bins[:1]):
+        return None
+    out_index = _check_out_index(out_index, plot.geometry.output_shape)
+    moved = dataclasses.replace(plot, out_index=out_index,
+                                winner=_winner_of(plot.winners, out_index,
+                                                  plot.geometry.input_shape))
+    _place_marks(moved)
+    return moved
+
+
+# --------------------------------------------------------------------------- the plot
+
+
 def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
-                       show_fixed: bool = False, fig=None) -> AdaptiveBinsPlot:
+                       show_fixed: bool = False, fig=None, ax=None) -> AdaptiveBinsPlot:
     """Draw the bins of adaptive pooling over the input.
 
     Parameters
@@ -971,10 +810,17 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         Adaptive max (the bin's maximum is marked) or average pooling.
     show_fixed : bool
         Also draw the fixed pool that exporters use instead
-        (``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)``): its windows, and
+        (``k = I - (O-1)*floor(I/O)``, ``s = floor(I/O)``,
+        :func:`pooltutor.geometry.fixed_pool_contrast`): its windows, and
         its output next to the adaptive one.
     fig : matplotlib.figure.Figure, optional
-        Drawn on (after ``fig.clear()``); a new Figure by default.
+        Drawn on after ``fig.clear()`` (constrained layout unless the figure has a layout
+        engine); a new Figure of :func:`adaptive_bins_figsize` by default.
+    ax : Axes or sequence of Axes, optional
+        Draw on these instead (not with ``fig``): 1-D one Axes; 2-D ``(input, output)``,
+        with ``show_fixed=True`` ``(input, output, windows, fixed output)`` (the last two
+        are turned off when there is no workaround, ``I < O``).  The caption then goes in
+        the input's title.
 
     Returns
     -------
@@ -991,21 +837,29 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     >>> p.fixed.kernel, p.fixed.stride, p.fixed.same
     ((4,), (1,), ((False, False, False, False),))
 
-    An input shape alone draws the bins (here 2-D, overlapping on both axes):
+    An input shape alone draws the bins (here 2-D, overlapping on both axes), on Axes
+    of your own:
 
-    >>> plot_adaptive_bins((5, 5), 3).geometry.axes[0].bins
-    ((0, 2), (1, 4), (3, 5))
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(7, 3), layout="constrained")
+    >>> p = plot_adaptive_bins((5, 5), 3, ax=fig.subplots(1, 2))
+    >>> p.geometry.axes[0].bins, p.figure is fig
+    (((0, 2), (1, 4), (3, 5)), True)
 
     See Also
     --------
     pooltutor.pooling.adaptive_max_pool, pooltutor.geometry.adaptive_bins
+    pooltutor.geometry.fixed_pool_contrast : the export workaround's windows.
     pooltutor.viz.adaptive_explorer.AdaptiveBinsExplorer : the same, with controls.
+    notebooks/04_adaptive_pooling.py : where these pictures are taught.
     """
     op = check_choice("op", op, ("max", "avg"))
     if not isinstance(show_fixed, (bool, np.bool_)):
         raise PoolTutorTypeError(f"show_fixed={show_fixed!r}: need True or False")
+    show_fixed = bool(show_fixed)
     style.check_fig(fig)
     values, shape = _read_input(x)
+    given = _check_ax(ax, fig, len(shape), show_fixed)
     outs = check_per_axis("output_size", output_size, len(shape), minimum=1)
     if max(outs) > MAX_SIDE:
         raise PoolTutorError(f"output_size={output_size!r}: need at most {MAX_SIDE} per axis")
@@ -1013,14 +867,12 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     out_index = _check_out_index(out_index, geom.output_shape)
     fixed = fixed_pool_contrast(geom)
 
-    result = fixed_result = winner = None
+    result = fixed_result = winners = None
     if values is not None:
         x4 = values.reshape((1, 1) + values.shape)
         if op == "max":
             pooled = adaptive_max_pool(x4, outs, return_indices=True)
-            plane = int(pooled.indices[(0, 0) + out_index])
-            if plane >= 0:
-                winner = tuple(int(v) for v in np.unravel_index(plane, shape))
+            winners = pooled.indices[0, 0]
         else:
             pooled = adaptive_avg_pool(x4, outs)
         result = pooled.output[0, 0]
@@ -1029,81 +881,69 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
             fixed_result = pool(x4, fixed.kernel, fixed.stride).output[0, 0]
 
     figsize, cell_in = _sizing(shape, geom, fixed, show_fixed, values is not None)
-    given = fig is not None
-    # a figure that last showed the same kind of plot (the same panels, whatever their sizes)
-    # keeps its Axes: only what they show is redrawn, their grid takes the new width ratios
-    # (1-D: one Axes whatever is shown; 2-D: the export workaround's row of panels comes and
-    # goes under the kept top row, see _keep_top_row)
-    key = (("adaptive_bins", 1, values is None) if len(shape) == 1 else
-           ("adaptive_bins", 2, values is None, bool(show_fixed), show_fixed and fixed is None))
-    if given and len(shape) == 2:
-        _keep_top_row(fig, key)
-    fig, kept = prepare_figure(fig, key, figsize)
-    if given and len(shape) == 1:       # label fitting follows the figure actually given
-        cell_in = min(cell_in, (fig.get_figwidth() - 1.9) / shape[0])
-    source = _AxesSource(fig, kept)
-    draw = _plot_1d if len(shape) == 1 else _plot_2d
-    ax, out_ax, fixed_ax, patches, winner = draw(source, values, geom, out_index, op, show_fixed,
-                                                 result, fixed, fixed_result, winner, cell_in)
-    keep_axes(fig, source.made)
-    marks = ax._pooltutor_marks
-    marks["winners"] = None if result is None or op != "max" else pooled.indices[0, 0]
-    marks["owner"] = patches            # what move_adaptive_bins checks it is moving
-    _measure_once(fig)
-    return AdaptiveBinsPlot(fig, ax, out_ax, fixed_ax, geom, patches, out_index, winner,
-                            result, fixed, fixed_result)
+    if given is None:
+        if fig is None:
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
+            from matplotlib.figure import Figure
 
-
-def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | None:
-    """Highlight another output cell on an existing plot: only its marks and the titles
-    change; the pooling does not run again.  1-D: the bin's outline, maximum, bar and window
-    outlines, output highlights and the title; 2-D: the bin's outline, maximum, output
-    highlight, the export workaround's window of that cell, its bin and its output highlight,
-    and the two titles that name the cell.  None for a figure that drew something else since
-    (then call :func:`plot_adaptive_bins`).
-
-    >>> p = plot_adaptive_bins(np.array([3.0, 1, 4, 1, 5, 9, 2]), 4)
-    >>> q = move_adaptive_bins(p, 2)
-    >>> q.winner, q.ax.get_title().splitlines()[1].split(";")[-1].strip()
-    ((5,), 'output 2: bin [3,6), max 9 at w=5')
-    >>> p2 = plot_adaptive_bins(np.arange(25.0).reshape(5, 5), 3, show_fixed=True)
-    >>> q2 = move_adaptive_bins(p2, (1, 2))
-    >>> q2.winner, q2.ax.get_title().splitlines()[-1]
-    ((3, 4), 'output (1, 2): bin [1,4) x [3,5), max 19 at (3, 4)')
-    """
-    marks = getattr(plot.ax, "_pooltutor_marks", None)
-    if (marks is None or marks.get("owner") is not plot.bins
-            or any(a is not None and a not in plot.figure.axes
-                   for a in (plot.ax, plot.output_ax, plot.fixed_ax))):
-        return None
-    out_index = _check_out_index(out_index, plot.geometry.output_shape)
-    winners = marks["winners"]
-    winner = None
-    if winners is not None and int(winners[out_index]) >= 0:
-        winner = tuple(int(v) for v in np.unravel_index(int(winners[out_index]),
-                                                        plot.geometry.input_shape))
-    if len(out_index) == 1:
-        _marks_1d(plot.ax, out_index[0], winner)
+            fig = Figure(figsize=figsize, layout="constrained")
+            FigureCanvasAgg(fig)            # drawable and savable without pyplot
+        else:
+            if len(shape) == 1:     # the labels that fit follow the figure actually given
+                cell_in = min(cell_in, max(fig.get_figwidth() - 2.4, 0.5) / shape[0])
+            fig.clear()
+            if fig.get_layout_engine() is None:
+                fig.set_layout_engine("constrained")
+        if len(shape) == 1:
+            axes = (fig.add_subplot(),)
+        else:
+            two = show_fixed and fixed is not None
+            grid = fig.add_gridspec(2 if two else 1, 2,
+                                    width_ratios=[shape[1] + 0.6, geom.output_shape[1] + 0.6])
+            axes = tuple(fig.add_subplot(grid[i // 2, i % 2]) for i in range(4 if two else 2))
+        for target in axes:
+            # a fixed-aspect panel at the top left of its grid slot: the constrained layout
+            # settles in one pass (centred, each draw would move it a little further)
+            target.set_anchor("NW")
     else:
-        _marks_2d(plot.ax, out_index, winner)
-    return AdaptiveBinsPlot(plot.figure, plot.ax, plot.output_ax, plot.fixed_ax, plot.geometry,
-                            plot.bins, out_index, winner, plot.output, plot.fixed,
-                            plot.fixed_output)
+        axes = given
+        fig = _root(axes[0])
+    if given is not None and len(shape) == 1:
+        # the labels that fit follow the Axes actually drawn on
+        cell_in = axes[0].get_position().width * fig.get_figwidth() / (shape[0] + 0.2)
 
-
-def adaptive_overlays(plot: AdaptiveBinsPlot) -> list:
-    """What :func:`move_adaptive_bins` changes (per Axes the marks in drawing order, then the
-    titles that name the cell): an explorer redraws only these on a cached background."""
-    marks = plot.ax._pooltutor_marks
-    if len(plot.geometry.input_shape) == 1:
-        axes, titled = [plot.ax], [plot.ax]
+    if len(shape) == 1:
+        patches, rows, title = _draw_1d(axes[0], values, geom, op, show_fixed, result, fixed,
+                                        fixed_result, cell_in)
+        marks = _marks_1d(axes[0], rows, fixed if show_fixed else None)
+        main = out = axes[0]
+        fixed_ax = fixed_out = axes[0] if show_fixed and fixed is not None else None
     else:
-        fixed = marks["fixed"]
-        axes = [plot.ax, marks["out_ax"], *([fixed[0]] if fixed else []),
-                *([marks["fixed_out_ax"]] if marks["fixed_out_ax"] is not None else [])]
-        titled = [plot.ax, *([fixed[0]] if fixed else [])]
-    found = []
-    for ax in axes:
-        found += sorted((a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)),
-                        key=lambda a: a.get_zorder())
-    return found + [ax.title for ax in titled]
+        rows = ()
+        patches, title = _draw_2d(axes, values, geom, op, show_fixed, result, fixed,
+                                  fixed_result)
+        has = show_fixed and fixed is not None
+        marks = _marks_2d(axes, fixed if has else None, has and fixed_result is not None)
+        main, out = axes[:2]
+        fixed_ax = axes[2] if has else None
+        fixed_out = axes[3] if has and fixed_result is not None else None
+    for target in axes:
+        # cell artists stay inside their Axes: out of the layout (texts outside take part)
+        for artist in (*target.patches, *target.collections, *target.images, *target.texts):
+            artist.set_in_layout(False)
+
+    if given is None:
+        # 1-D: the title over the whole figure (a narrow input row sits at the left)
+        heading = (fig.suptitle(title, fontsize=10.5) if len(shape) == 1 else
+                   main.set_title(title, fontsize=10, loc="left"))
+        caption, prefix = fig.supxlabel(" ", fontsize=10), ""
+    else:
+        heading = main.set_title(title, fontsize=10.5 if len(shape) == 1 else 10,
+                                 loc="center" if len(shape) == 1 else "left")
+        caption, prefix = heading, title + "\n"
+    plot = AdaptiveBinsPlot(
+        fig, tuple(axes), main, out, fixed_ax, fixed_out, geom, op, patches, out_index,
+        _winner_of(winners, out_index, shape), result, fixed, fixed_result, caption, heading,
+        marks, winners, values, prefix, rows)
+    _place_marks(plot)
+    return plot

@@ -3,26 +3,25 @@
 :class:`AdaptiveBinsExplorer` wires the input size and output size (per
 axis, 1-D or 2-D), the output cell, max / average and the fixed-pool export
 workaround to :func:`pooltutor.viz.adaptive.plot_adaptive_bins`, on one
-persistent figure.  The output-cell sliders follow the output size; when the
-export workaround does not exist (``I < O``) the widget says so in its note.
+persistent figure laid out by matplotlib's constrained layout engine.  The
+output-cell sliders follow the output size; when the export workaround does
+not exist (``I < O``) the widget says so in its note.
 :meth:`AdaptiveBinsExplorer.static_widget` (or :func:`adaptive_bins_frames`)
 is the kernel-free form: one frame per output cell.
 
-Another output cell (1-D or 2-D) only moves the cell's marks and retitles
-(:func:`~pooltutor.viz.adaptive.move_adaptive_bins`), blitted over the cached
-rest of the figure, and the PNG is encoded band by band, only the changed
-bands anew (:class:`~pooltutor.viz.explorer.BandPngEncoder`); the picture is that of a full draw.
-A structure change (input or output size, op, the export workaround) redraws the figure but
-keeps the Axes whose panel stays (the top row when the workaround's row comes or goes): their
-images, ticks and tick styles are updated in place, and the panels are laid out again only
-when what the layout reads changed.
+A parameter change draws the figure again (``plot_adaptive_bins(fig=...)``,
+one full ``canvas.draw()``).  Another output cell only moves the marks and
+the caption (:func:`~pooltutor.viz.adaptive.move_adaptive_bins`) and is
+blitted with matplotlib's public blitting API: the rest of the figure is
+kept as a background (``canvas.copy_from_bbox``, on the explorer), restored
+(``restore_region``) and the moving artists drawn over it (``draw_artist``).
 
 >>> e = AdaptiveBinsExplorer(input_size=7, output_size=4, dpi=30)     # TV25
 >>> e.state["bin"], e.state["output"]
 (((0, 2),), [3.0, 4.0, 9.0, 9.0])
 >>> e.cell[1].value = 2
->>> e.state["bin"], e.state["winner"]
-(((3, 6),), (5,))
+>>> e.state["bin"], e.state["winner"], e.state["caption"].splitlines()[0]
+(((3, 6),), (5,), 'output 2: bin [3,6), max 9 at w=5')
 >>> e.out_size[1].value = 9                                  # O > I: no export workaround
 >>> e.error, e.warnings
 (None, ['no fixed-pool export workaround: I=7 < O=9 on axis 0, floor(I/O) = 0'])
@@ -43,23 +42,36 @@ from ..errors import (
     check_int,
     check_per_axis,
 )
-from .adaptive import (
-    MAX_SIDE,
-    adaptive_bins_figsize,
-    adaptive_overlays,
-    move_adaptive_bins,
-    plot_adaptive_bins,
-)
+from .adaptive import MAX_SIDE, adaptive_bins_figsize, move_adaptive_bins, plot_adaptive_bins
 from .explorer import Explorer, FramesWidget, frames_widget
 
-__all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "pi_digits"]
+__all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "canvas_png", "pi_digits"]
 
 #: Slider ranges of the input size for 1-D and 2-D inputs.
 MAX_INPUT = {1: 32, 2: 10}
 
-#: What each title line counts as when the explorer lays out its panels: a fixed text with
-#: the tallest and deepest glyphs of the titles (see ``AdaptiveBinsExplorer._lay_out``).
-LAYOUT_LINE = "([Ely|gp])"
+#: zlib level of the PNGs shown (1: fast; the flat heatmap colours compress well anyway)
+PNG_LEVEL = 1
+
+
+def canvas_png(canvas, compress_level: int = PNG_LEVEL) -> bytes:
+    """The PNG bytes (RGB) of what an Agg ``canvas`` holds now (Pillow).
+
+    >>> from pooltutor.viz.explorer import new_figure
+    >>> fig = new_figure((1, 1), dpi=20)
+    >>> fig.canvas.draw()
+    >>> canvas_png(fig.canvas)[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    import io
+
+    from PIL import Image
+
+    w, h = canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    out = io.BytesIO()
+    image.convert("RGB").save(out, format="PNG", compress_level=compress_level)
+    return out.getvalue()
 
 
 def pi_digits(count: int) -> np.ndarray:
@@ -173,13 +185,16 @@ class AdaptiveBinsExplorer(Explorer):
                                            description="fixed-pool export workaround",
                                            indent=False)
         self.plot = None
-        self._key = None
+        self._key = None                # what self.plot shows (a step keeps it)
         self._pooled = None
-        self._laid_out = None           # what the current layout was made for (_lay_out)
+        self._drawn = 0                 # full plots so far (what a background was drawn for)
+        self._stepped = False           # the last draw only moved the marks
+        self._blit_background = None         # (what it shows, copy_from_bbox region)
         super().__init__(
             controls=[[self.ndim, self.op, self.show_fixed],
                       list(self.in_size), list(self.out_size), list(self.cell)],
             figsize=(8, 5), dpi=dpi)
+        self.figure.set_layout_engine("constrained")
         self.watch(self.ndim, *self.in_size, *self.out_size, *self.cell, self.op,
                    self.show_fixed)
         self._sync_bounds()
@@ -235,9 +250,10 @@ class AdaptiveBinsExplorer(Explorer):
         key = (shape, outs, op, show_fixed)
         plot = None
         if self.plot is not None and key == self._key:
-            # another cell of the same bins: only its marks and the titles move (blitted over
-            # the cached background); the pooling is not run again
+            # another cell of the same bins: only the marks and the caption move (blitted by
+            # render); the pooling does not run again
             plot = move_adaptive_bins(self.plot, out_index)
+        self._stepped = plot is not None
         if plot is None:
             from ..pooling import adaptive_avg_pool, adaptive_max_pool
 
@@ -247,14 +263,12 @@ class AdaptiveBinsExplorer(Explorer):
             self.figure.set_size_inches(figsize)
             plot = plot_adaptive_bins(x, outs, out_index, op=op, show_fixed=show_fixed,
                                       fig=self.figure)
-            self._lay_out()
             x4 = x.reshape((1, 1) + x.shape)
             self._pooled = (adaptive_max_pool(x4, outs, return_indices=True) if op == "max"
                             else adaptive_avg_pool(x4, outs))
             self._key = key
-            self.invalidate()
+            self._drawn += 1
         self.plot = plot
-        self.animated = adaptive_overlays(plot)
         if show_fixed and plot.fixed is None:
             axis = next(i for i, (a, o) in enumerate(zip(shape, outs, strict=True)) if a < o)
             warnings.warn(f"no fixed-pool export workaround: I={shape[axis]} < "
@@ -273,57 +287,58 @@ class AdaptiveBinsExplorer(Explorer):
                 "bin": bins, "winner": plot.winner, "op": op,
                 "output": plot.output.tolist(),
                 "fixed": None if plot.fixed is None else (plot.fixed.kernel, plot.fixed.stride),
-                "fixed_equal": None if plot.fixed is None else plot.fixed.equal}
+                "fixed_equal": None if plot.fixed is None else plot.fixed.equal,
+                "caption": plot.caption.get_text()}
 
-    def _lay_out(self) -> None:
-        """Place the panels (constrained layout, then kept: see ``Explorer._freeze_layout``)
-        when the Axes are new or what the layout reads (figure size, ticks, axis labels,
-        title line counts: :meth:`_layout_inputs`) changed, e.g. the 1-D tick label
-        "adaptive max" -> "adaptive avg".  Every title line is laid out as
-        :data:`LAYOUT_LINE`: the heights of the real lines differ by a pixel with their
-        glyphs (the ``g`` of "average", a window's brackets), so that laid out as they are,
-        the panels would sit where the first cell drawn on these Axes put them.  This way a
-        step, a parameter change and a new explorer with the same controls give the same
-        picture."""
-        from matplotlib.layout_engine import ConstrainedLayoutEngine
+    def _places(self) -> tuple:
+        """Where the layout put the Axes (a background is reused only while they stay)."""
+        return tuple(tuple(np.round(ax.get_position().bounds, 9)) for ax in self.figure.axes)
 
-        self._thaw_layout()
-        engine = self.figure.get_layout_engine()
-        inputs = self._layout_inputs()
-        if not isinstance(engine, ConstrainedLayoutEngine):
-            if self._frozen_layout is None or inputs == self._laid_out:
-                return                          # kept Axes, laid out for the same inputs
-            engine = self._frozen_layout[1]
-            self.reset_positions()              # from where new Axes start, as a new explorer
-        titles = [ax.title for ax in self.figure.axes]
-        texts = [t.get_text() for t in titles]
-        try:
-            for title, text in zip(titles, texts, strict=True):
-                if text:
-                    title.set_text("\n".join([LAYOUT_LINE] * (text.count("\n") + 1)))
-            engine.execute(self.figure)
-        finally:
-            for title, text in zip(titles, texts, strict=True):
-                title.set_text(text)
-        self._laid_out = inputs
-        self._freeze_layout()
+    def render(self) -> bytes:
+        """Draw the figure and show it as PNG (and return the bytes).
 
-    def _layout_inputs(self) -> tuple:
-        """What the constrained layout of the figure reads, titles aside (their line counts)."""
-        inputs = [tuple(np.round(self.figure.get_size_inches(), 6))]
-        for ax in self.figure.axes:
-            spec = ax.get_subplotspec()
-            if spec is not None:                # kept Axes may sit in a grid of new ratios
-                grid = spec.get_gridspec()
-                inputs.append((spec.rowspan, spec.colspan, tuple(grid.get_width_ratios()),
-                               tuple(grid.get_height_ratios())))
-            inputs.append((ax.axison, ax.title.get_text().count("\n"), ax.get_xlabel(),
-                           ax.get_ylabel()))
-            if ax.axison:
-                for axis in (ax.xaxis, ax.yaxis):
-                    locs = axis.get_majorticklocs()
-                    inputs.append((tuple(locs), tuple(axis.major.formatter.format_ticks(locs))))
-        return tuple(inputs)
+        After a step to another cell (the same plot), the kept background is restored and
+        only :attr:`AdaptiveBinsPlot.moving` is drawn over it; otherwise the whole figure
+        is drawn (``canvas.draw()``, with the layout engine) with the moving artists left
+        out, the background kept, and the moving artists drawn over it.  Between renders
+        every artist is an ordinary, non-animated one: ``savefig`` draws the same picture.
+        """
+        fig, canvas = self.figure, self.figure.canvas
+        moving = self.plot.moving
+        what = (self._drawn, tuple(fig.get_size_inches()), fig.dpi)
+        kept = self._blit_background
+        if (self._stepped and kept is not None and kept[0] == what
+                and kept[2] == self._places()):
+            canvas.restore_region(kept[1])
+        else:
+            for artist in moving:
+                artist.set_animated(True)
+            try:
+                engine = fig.get_layout_engine()
+                settle = engine is not None and (kept is None or kept[0][0] != self._drawn)
+                if settle:
+                    # new panels: one layout pass before the draw's own; drawn again while
+                    # that moved the Axes (the constrained layout of fixed-aspect panels and
+                    # a supxlabel can take 2-3 passes), so that later draws of the same
+                    # figure (savefig) put everything where this picture has it
+                    engine.execute(fig)
+                places = self._places()
+                canvas.draw()
+                for _ in range(2 if settle else 0):
+                    if self._places() == places:
+                        break
+                    places = self._places()
+                    canvas.draw()
+            finally:
+                for artist in moving:
+                    artist.set_animated(False)
+            self._blit_background = (what, canvas.copy_from_bbox(fig.bbox), self._places())
+        for artist in moving:
+            fig.draw_artist(artist)
+        png = canvas_png(canvas)
+        self.png = png
+        self.image.value = png
+        return png
 
     # ------------------------------------------------------------ kernel-free
 
