@@ -161,22 +161,25 @@ class AdaptiveBinsExplorer(Explorer):
                                        given=np.atleast_1d(out_index).tolist())
             cells = (0,) + cells if ndim == 1 else cells
         self.x = x
-        slider = dict(style={"description_width": "70px"}, layout=widgets.Layout(width="250px"))
+        def slider_style():
+            # a Layout of its own per slider: hiding the h slider must not hide the w one
+            return dict(style={"description_width": "70px"}, layout=widgets.Layout(width="250px"))
+
         top = max(MAX_INPUT[ndim], *ins)
         self.ndim = widgets.ToggleButtons(options=[("1-D", 1), ("2-D", 2)], value=ndim,
                                           disabled=x is not None,
                                           style={"button_width": "60px"})
         self.in_size = tuple(
             widgets.IntSlider(value=v, min=1, max=top, description=f"input {a}",
-                              disabled=x is not None, continuous_update=False, **slider)
+                              disabled=x is not None, continuous_update=False, **slider_style())
             for a, v in zip("hw", ins, strict=True))
         self.out_size = tuple(
             widgets.IntSlider(value=v, min=1, max=max(16, v), description=f"output {a}",
-                              continuous_update=False, **slider)
+                              continuous_update=False, **slider_style())
             for a, v in zip("hw", outs, strict=True))
         self.cell = tuple(
             widgets.IntSlider(value=c, min=0, max=max(v - 1, 0), description=f"cell {a}",
-                              **slider)
+                              **slider_style())
             for a, v, c in zip("hw", outs, cells, strict=True))
         self.op = widgets.Dropdown(options=("max", "avg"), value=op, description="op",
                                    style={"description_width": "70px"},

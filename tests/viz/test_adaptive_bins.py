@@ -537,3 +537,18 @@ if __name__ == "__main__" and "--baselines" in sys.argv:
         for key, make in BASELINES.items():
             (BASELINE / f"{key}.png").write_bytes(_png_of(make()))
             print("wrote", BASELINE / f"{key}.png")
+
+
+def test_explorer_1d_hides_only_the_h_sliders():
+    """In 1-D the h sliders are hidden and the w sliders shown (each has its own Layout:
+    a shared one once hid every slider of notebook 04's 1-D explorer)."""
+    from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer
+
+    e = AdaptiveBinsExplorer(input_size=7, output_size=4)
+    for h, w in (e.in_size, e.out_size, e.cell):
+        assert h.layout.display == "none"
+        assert w.layout.display != "none"
+        assert h.layout is not w.layout
+    e.ndim.value = 2
+    assert all(s.layout.display != "none" for pair in (e.in_size, e.out_size, e.cell)
+               for s in pair)
