@@ -35,7 +35,8 @@ class _Case:
 
 MAX_POOL_CASES = (
     _Case("no padding", np.arange(1.0, 26.0).reshape(5, 5) % 7, 2, 2,
-          teaches="floor((5 - 2) / 2) + 1 = 2 windows per axis; the last row and column are unused"),
+          teaches="floor((5 - 2) / 2) + 1 = 2 windows per axis; the last row and column "
+                  "are unused"),
     _Case("padding", np.arange(16.0).reshape(4, 4), 3, 2, padding=1,
           teaches="padding 1 adds one cell on every side; floor((4 + 2 - 3) / 2) + 1 = 2"),
     _Case("ceil rule with PyTorch's clip", np.arange(1.0, 26.0).reshape(5, 5), 2, 2, padding=1,
@@ -85,7 +86,8 @@ def _why(case: _Case, got: np.ndarray, want: np.ndarray) -> str:
     if got.shape != want.shape:
         why = f"the output has shape {got.shape}, expected {want.shape}"
         if got.shape and got.shape[0] == want.shape[0] + 1 and case.ceil_mode:
-            why += " (one window too many: did you clip the last window that starts in the padding?)"
+            why += (" (one window too many: did you clip the last window that starts in "
+                    "the padding?)")
         elif got.ndim == 2 and abs(got.shape[0] - want.shape[0]) == 1:
             why += " (off by one: the output length is floor((I + 2P - D(K-1) - 1) / S) + 1)"
         return why

@@ -4,6 +4,7 @@ Each entry below is a formula exactly as the sheet writes it (checked verbatim),
 as Python and compared with pooltutor's own function.
 """
 
+# ruff: noqa: E741  (I and O are the sheet's names for input and output length)
 from __future__ import annotations
 
 import itertools
