@@ -37,6 +37,7 @@
 # | notebook | what you learn | source document | time |
 # |---|---|---|---|
 # | `03_index_flattening` | one argmax, many numbers: PyTorch, ONNX, DirectML, OpenVINO, TensorFlow; ties, NaN, empty windows; MaxUnpool | – | 35 min |
+# | `03b_gradients_and_your_own_pool` | max pooling's backward pass: gradients routed to the winners, ties, overlapping windows, MaxUnpool as the same scatter; write your own max pool | – | 30 min |
 # | `04_adaptive_pooling` | OpenVINO `AdaptiveMaxPool-8`: overlapping bins, per-plane indices, export as a fixed pool | seed 000, OpenVINO (Japanese) | 30 min |
 # | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point; padding; rounding modes | seed 003 (Portuguese) | 35 min |
 # | `06_porting_a_model` | auditing an ONNX model: every pooling and convolution node under the ONNX spec, onnxruntime, OpenVINO, TensorRT and PyTorch; GoogLeNet's stem | – | 30 min |

@@ -23,6 +23,7 @@ import numpy as np
 from .geometry import adaptive_geometry, pool_geometry
 
 __all__ = ["max_window", "max_pool", "avg_pool", "adaptive_max_pool", "adaptive_avg_pool",
+           "max_pool_backward",
            "fill_value"]
 
 
@@ -231,3 +232,28 @@ def adaptive_avg_pool(x, output_size):
                 values = [float(x[(n, c) + p]) for p in itertools.product(*ranges)]
                 out[(n, c) + o] = sum(values) / len(values)
     return out
+
+
+def max_pool_backward(grad_out, plane_indices, input_shape):
+    """Max pooling's backward pass by loops: add every output gradient to its winner.
+
+    ``plane_indices`` are per-plane row-major positions (PyTorch's layout, as
+    :func:`max_pool` returns them); ``-1`` (a padding tap or an empty window)
+    routes nothing.  An input element that won several windows receives the
+    sum of their gradients.
+    """
+    grad_out = _native(grad_out)
+    grad_in = np.zeros(tuple(input_shape), dtype=grad_out.dtype)
+    spatial = tuple(input_shape[2:])
+    for n in range(grad_out.shape[0]):
+        for c in range(grad_out.shape[1]):
+            for o in itertools.product(*(range(s) for s in grad_out.shape[2:])):
+                at = int(plane_indices[(n, c) + o])
+                if at < 0:
+                    continue
+                coords = []
+                for size in reversed(spatial):       # undo the row-major numbering
+                    coords.append(at % size)
+                    at //= size
+                grad_in[(n, c) + tuple(reversed(coords))] += grad_out[(n, c) + o]
+    return grad_in

@@ -11,6 +11,9 @@ was written in (:mod:`pooltutor.indexing`).
 * :func:`max_unpool` decodes the indices under a named layout with
   :func:`pooltutor.indexing.convert_indices`, which refuses any index that
   does not point into its own ``(n, c)`` plane, then scatters.
+* :func:`max_pool_backward` is max pooling's backward pass: the same scatter
+  with the output gradients instead of the values, summed where an element
+  won several windows.
 * :func:`flat_unpool` is what ONNX ``MaxUnpool`` (and DirectML) do: every
   index is a row-major position in the whole ``N*C*spatial`` tensor, and
   nothing checks which plane it lands in.  Fed PyTorch's per-plane indices,
@@ -34,7 +37,7 @@ from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_memo
 from .indexing import INDEX_LAYOUTS, convert_indices
 from .pooling import max_pool  # noqa: F401  (used by the doctests)
 
-__all__ = ["max_unpool", "flat_unpool"]
+__all__ = ["max_unpool", "flat_unpool", "max_pool_backward"]
 
 
 # --------------------------------------------------------------------------- checks
@@ -63,10 +66,11 @@ def _check_shape(input_shape) -> tuple[int, ...]:
     return tuple(shape)
 
 
-def _check_inputs(y, indices, input_shape):
-    """Validated ``(y, indices as int64, shape)``; nothing is copied that need not be."""
+def _check_inputs(y, indices, input_shape, name: str = "y"):
+    """Validated ``(y, indices as int64, shape)``; nothing is copied that need not be.
+    ``name`` is how the caller spells ``y`` (``grad_out`` for the backward pass)."""
     shape = _check_shape(input_shape)
-    y = check_tensor("y", y)
+    y = check_tensor(name, y)
     if isinstance(indices, np.ndarray):
         idx = indices
     else:
@@ -80,31 +84,53 @@ def _check_inputs(y, indices, input_shape):
         )
     if idx.shape != y.shape:
         raise PoolTutorError(
-            f"indices has shape {idx.shape}: need the shape of y, {y.shape} (one index per "
-            f"pooled value)"
+            f"indices has shape {idx.shape}: need the shape of {name}, {y.shape} (one index "
+            f"per pooled value)"
         )
     if y.ndim != len(shape) or y.shape[:2] != shape[:2]:
         raise PoolTutorError(
-            f"input_shape={shape!r} does not fit y shaped {y.shape}: need the same N and C "
+            f"input_shape={shape!r} does not fit {name} shaped {y.shape}: need the same N and C "
             f"({y.shape[0]}, {y.shape[1]}) and {y.ndim - 2} spatial axes"
         )
     check_memory(f"input_shape={shape!r}", shape, y.dtype.itemsize)   # the unpooled output
     return y, idx, shape
 
 
-def _scatter(y, flat_positions, shape) -> np.ndarray:
+def _scatter(y, flat_positions, shape, *, add: bool = False) -> np.ndarray:
     """Zeros shaped ``shape`` with ``y`` written at the row-major ``flat_positions``
-    (``-1``: nothing to write).  Where several values target one element, the last in
-    row-major order of ``y`` wins (as PyTorch's and ONNX Runtime's CPU loops)."""
+    (``-1``: nothing to write).
+
+    This one scatter is both MaxUnpool and max pooling's backward pass:
+
+    * ``add=False`` (MaxUnpool): where several values target one element, the
+      last in row-major order of ``y`` wins (as PyTorch's and ONNX Runtime's CPU
+      loops);
+    * ``add=True`` (the gradient): values that target one element are summed, so
+      an input element that won two overlapping windows receives both gradients.
+    """
     out = np.zeros(shape, dtype=y.dtype)
     pos = flat_positions.ravel()
     values = y.ravel()
     keep = np.nonzero(pos >= 0)[0]
+    if add:
+        np.add.at(out.reshape(-1), pos[keep], values[keep])
+        return out
     # the last occurrence of every target: np.unique on the reversed order finds it
     _, first_reversed = np.unique(pos[keep][::-1], return_index=True)
     chosen = keep[keep.size - 1 - first_reversed]
     out.reshape(-1)[pos[chosen]] = values[chosen]
     return out
+
+
+def _whole_positions(idx, shape, layout: str) -> np.ndarray:
+    """Row-major positions in the whole tensor of indices written in ``layout``
+    (``-1`` stays ``-1``); refuses an index outside its own ``(n, c)`` plane."""
+    check_choice("layout", layout, INDEX_LAYOUTS)
+    plane = convert_indices(idx, shape, layout, "plane")          # refuses foreign planes
+    size = int(np.prod(shape[2:]))
+    n = np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * (len(shape) - 2))
+    c = np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * (len(shape) - 2))
+    return np.where(plane >= 0, (n * shape[1] + c) * size + plane, -1)
 
 
 # --------------------------------------------------------------------------- unpool
@@ -175,13 +201,75 @@ def max_unpool(y, indices, input_shape, layout: str = "plane") -> np.ndarray:
     pooltutor.indexing.convert_indices : the decoding used here.
     """
     y, idx, shape = _check_inputs(y, indices, input_shape)
-    check_choice("layout", layout, INDEX_LAYOUTS)
-    plane = convert_indices(idx, shape, layout, "plane")          # refuses foreign planes
-    size = int(np.prod(shape[2:]))
-    n = np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * (len(shape) - 2))
-    c = np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * (len(shape) - 2))
-    flat = np.where(plane >= 0, (n * shape[1] + c) * size + plane, -1)
-    return _scatter(y, flat, shape)
+    return _scatter(y, _whole_positions(idx, shape, layout), shape)
+
+
+def max_pool_backward(grad_out, indices, input_shape, layout: str = "plane") -> np.ndarray:
+    """Max pooling's backward pass: every output gradient goes to its window's winner.
+
+    The derivative of ``max`` is 1 for the element that won and 0 for all the
+    others, so the gradient of the loss with respect to the input is zero
+    everywhere except at the winners, and each winner receives the gradient of
+    the output it won (CS231n).  That is the scatter of :func:`max_unpool`, with
+    the output *gradients* in place of the pooled values, and one difference:
+    an element that won several overlapping windows receives the **sum** of
+    their gradients (MaxUnpool writes one value there).  Both use the same
+    scatter code.
+
+    * Ties: the index names the one winner (PyTorch: the first maximum in
+      row-major scan order), so only that element receives the gradient.
+    * Padding never wins an index (its index is ``-1``), so it never receives
+      gradient, and there is no padded element in the result to receive it.
+
+    Parameters
+    ----------
+    grad_out : array, shaped ``(N, C, *out_spatial)``
+        The gradient of the loss with respect to the pool's output (not modified).
+    indices : integer array shaped like ``grad_out``
+        The pool's indices, written in ``layout``; ``-1`` routes nothing.
+    input_shape : tuple of int
+        ``(N, C, *spatial)``, the shape of the pooled input (and of the result).
+    layout : {'plane', 'tensor', 'tensor_colmajor', 'nhwc', 'nhwc_batch'}
+        How the indices are numbered, as in :func:`max_unpool`.
+
+    Returns
+    -------
+    numpy.ndarray shaped ``input_shape``, dtype of ``grad_out``: the input's gradient.
+
+    Raises
+    ------
+    ValueError
+        As :func:`max_unpool` (shapes that do not fit, an index outside its plane).
+
+    Examples
+    --------
+    A 1x4 input, window 2, stride 1: the 9 wins the first two windows and
+    collects both of their gradients; padding 1 adds windows, never receivers.
+
+    >>> x = np.array([[[[1.0, 9, 2, 3]]]])
+    >>> y, idx = max_pool(x, (1, 2), (1, 1), return_indices=True)
+    >>> y.tolist(), idx.tolist()
+    ([[[[9.0, 9.0, 3.0]]]], [[[[1, 1, 3]]]])
+    >>> max_pool_backward(np.array([[[[1.0, 10, 100]]]]), idx, x.shape).tolist()
+    [[[[0.0, 11.0, 0.0, 100.0]]]]
+
+    A tie (5 and 5): the first maximum wins and takes all the gradient.
+
+    >>> y, idx = max_pool(np.array([[[[5.0, 5]]]]), (1, 2), return_indices=True)
+    >>> max_pool_backward(np.ones_like(y), idx, (1, 1, 1, 2)).tolist()
+    [[[[1.0, 0.0]]]]
+
+    See Also
+    --------
+    max_unpool : the same scatter, with the pooled values.
+    pooltutor.reference.max_pool_backward : the loop version.
+    """
+    g, idx, shape = _check_inputs(grad_out, indices, input_shape, "grad_out")
+    if g.dtype.kind not in "fc":
+        raise PoolTutorTypeError(
+            f"grad_out has dtype {g.dtype}: need a floating-point array (a gradient)"
+        )
+    return _scatter(g, _whole_positions(idx, shape, layout), shape, add=True)
 
 
 def flat_unpool(y, indices, input_shape) -> np.ndarray:

@@ -245,6 +245,11 @@ def test_cells_hold_no_algorithm_code(executed, name):
     nb = executed[name][0]
     found = []
     for i, cell in _code_cells(nb):
+        if "student-exercise" in cell.get("metadata", {}).get("tags", []):
+            # the student's own cell (03b's skeleton): its body is theirs to write;
+            # it must still hold no solution, only the skeleton
+            assert "NotImplementedError" in cell.source, f"{_where(name, i, cell)}: not a skeleton"
+            continue
         source = "\n".join(
             "" if ln.lstrip().startswith(("%", "!")) else ln for ln in cell.source.splitlines()
         )

@@ -21,6 +21,7 @@ zero-point ReLU          ``plot_zero_point_relu``,       ``ZeroPointReluExplorer
                          ``plot_quant_chain``
 a picture, many rules    ``plot_image_pooling``          --
 MaxUnpool by layout      ``plot_unpool``                 --
+gradient routing         ``plot_gradient_routing``       --
 exercises                --                              ``SelfCheck``
 =======================  ==============================  =====================================
 
@@ -40,6 +41,7 @@ _LAZY = {
     "plot_quant_chain": "quant_chain",
     "plot_image_pooling": "gallery",
     "plot_unpool": "unpool",
+    "plot_gradient_routing": "gradients",
     "WindowStepper": "window_stepper",
     "PaddingModeExplorer": "padding_explorer",
     "IndexLayoutExplorer": "index_explorer",
