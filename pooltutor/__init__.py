@@ -32,6 +32,11 @@ _LAZY = {
     "PoolResult": "pooling",
     "convert_indices": "indexing",
     "INDEX_LAYOUTS": "indexing",
+    "layout_numbers": "indexing",
+    "winner_numbers": "indexing",
+    "compare_ceil_modes": "comparison",
+    "RuntimeTable": "comparison",
+    "dml_max_pooling2_layout": "directml",
     "output_geometry": "padding_modes",
     "PaddingMode": "padding_modes",
     "frameworks": None,
@@ -41,6 +46,8 @@ _LAZY = {
     "indexing": None,
     "padding_modes": None,
     "geometry": None,
+    "comparison": None,
+    "directml": None,
     "viz": None,
 }
 
