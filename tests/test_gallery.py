@@ -162,7 +162,7 @@ def _images(ax):
 
 def test_plot_image_pooling_titles_give_the_geometry_shapes(hopper):
     before = hopper.copy()
-    fig = plot_image_pooling(hopper, CONFIGS)
+    fig = plot_image_pooling(hopper, CONFIGS).figure
     assert isinstance(fig, Figure)
     assert len(fig.axes) == len(CONFIGS) + 1
     assert fig.axes[0].get_title() == "input\n600 x 512"
@@ -182,7 +182,7 @@ def test_plot_image_pooling_titles_give_the_geometry_shapes(hopper):
 
 
 def test_plot_image_pooling_draws_on_input_coordinates(hopper):
-    fig = plot_image_pooling(hopper, CONFIGS)
+    fig = plot_image_pooling(hopper, CONFIGS).figure
     extents = [tuple(_images(ax)[0].get_extent()) for ax in fig.axes]
     assert extents[0] == (0, 512, 600, 0)
     assert extents[1] == (0, 11 * 44, 13 * 44, 0)  # floor: 13 x 11 windows of 44, a strip dropped
@@ -201,7 +201,7 @@ def test_plot_image_pooling_draws_on_input_coordinates(hopper):
 
 
 def test_plot_image_pooling_shares_one_gray_scale(hopper):
-    fig = plot_image_pooling(hopper, CONFIGS[:2])
+    fig = plot_image_pooling(hopper, CONFIGS[:2]).figure
     clims = {_images(ax)[0].get_clim() for ax in fig.axes}
     assert len(clims) == 1
     lo, hi = clims.pop()
@@ -211,9 +211,9 @@ def test_plot_image_pooling_shares_one_gray_scale(hopper):
 
 def test_plot_image_pooling_reuses_a_figure_and_lays_out_rows():
     x = np.arange(30.0).reshape(5, 6)
-    fig = plot_image_pooling(x, [{"op": "max", "kernel": 2}], show_input=False)
+    fig = plot_image_pooling(x, [{"op": "max", "kernel": 2}], show_input=False).figure
     assert len(fig.axes) == 1
-    again = plot_image_pooling(x, [{"op": "max", "kernel": 2}] * 5, fig=fig, ncols=2)
+    again = plot_image_pooling(x, [{"op": "max", "kernel": 2}] * 5, fig=fig, ncols=2).figure
     assert again is fig and len(fig.axes) == 6
     rows = {round(ax.get_subplotspec().rowspan.start) for ax in fig.axes}
     assert rows == {0, 1, 2}
@@ -245,7 +245,7 @@ def test_plot_image_pooling_rejects_bad_input(image, configs, error, message):
 
 
 def test_plot_image_pooling_view_zooms_every_panel(hopper):
-    fig = plot_image_pooling(hopper, CONFIGS[:2], view=(120, 330, 120, 400))
+    fig = plot_image_pooling(hopper, CONFIGS[:2], view=(120, 330, 120, 400)).figure
     assert {(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes} == {((120, 400), (330, 120))}
     width, height = fig.get_size_inches()
     assert width > 2 * height  # the figure follows the view's aspect
@@ -258,3 +258,24 @@ def test_plot_image_pooling_view_zooms_every_panel(hopper):
 def test_plot_image_pooling_checks_ncols():
     with pytest.raises(PoolTutorError, match=r"ncols=0 is not allowed: need an int >= 1"):
         plot_image_pooling(np.zeros((4, 4)), [{"op": "max", "kernel": 2}], ncols=0)
+
+
+def test_plot_image_pooling_returns_what_it_drew_and_takes_axes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    x = np.arange(30.0).reshape(5, 6)
+    configs = [{"op": "max", "kernel": 2}, {"op": "max", "kernel": 2, "rounding": "ceil"}]
+    p = plot_image_pooling(x, configs)
+    assert len(p.axes) == len(p.images) == 3 and len(p.results) == 2
+    assert [im.get_array().shape for im in p.images] == [(5, 6), (2, 3), (3, 3)]
+    assert p.titles[2] == "max K=2 ceil\n5 x 6 -> 3 x 3" and p.view == (0, 6, 0, 6)
+    # the overhanging (ceil) panel is framed dashed and thicker too, not by colour alone
+    assert p.axes[2].spines["top"].get_linestyle() == "--"
+    assert p.axes[1].spines["top"].get_linestyle() in ("-", "solid")
+    fig = Figure(figsize=(6, 2))
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, 3)
+    q = plot_image_pooling(x, configs, ax=axes)
+    assert q.figure is fig and list(q.axes) == list(axes)
+    with pytest.raises(PoolTutorTypeError, match="need a sequence of 3 matplotlib Axes"):
+        plot_image_pooling(x, configs, ax=axes[:2])

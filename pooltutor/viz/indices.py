@@ -157,7 +157,9 @@ class IndexLayoutsPlot:
         draws only these on a kept background (blitting)."""
         found = []
         for name, ax in (("input", self.input_ax), *self.layout_axes.items()):
-            found += [*self.marks[name], ax.title]
+            found += list(self.marks[name])
+        if name == "input":
+            found.append(ax.title)
         if self.table_ax is not None:
             found += list(self.table_ax.tables)
         suptitle = _suptitle_text(self.figure)
@@ -229,6 +231,8 @@ def _check_axes(ax, count: int, fig):
     if fig is not None:
         raise PoolTutorTypeError("fig and ax were both given: pass one of them")
     axes = [ax] if isinstance(ax, Axes) else ax
+    if isinstance(axes, np.ndarray):                    # what fig.subplots returns
+        axes = list(axes.ravel())
     if (isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__")
             or len(axes) != count or not all(isinstance(a, Axes) for a in axes)):
         raise PoolTutorTypeError(
@@ -445,21 +449,12 @@ def _steps_text(numbers) -> str:
 
 
 def _draw_layout_panel(ax, canvas, layout, numbers, number_size, cell_pt):
-    """One layout panel's static content: the cells (:func:`style.draw_grid`), their
-    outlines, every number, the plane labels and the flattening arrows."""
-    from matplotlib.colors import ListedColormap
-
+    """One layout panel's static content: the cells (one collection of squares, gid
+    ``"cells"``), every number (gid ``"number"``), the plane labels and the arrows."""
     rows, cols = canvas.extent
-    grid = np.full((rows, cols), np.nan)
-    cells = []
-    for idx in np.ndindex(*canvas.shape):
-        r, c = canvas.rc(idx[0], idx[1], idx[2:])
-        grid[r, c] = numbers[idx]
-        cells.append((r, c))
-    style.draw_grid(ax, grid, vmin=0, vmax=1, annotate=False,
-                    cmap=ListedColormap([_CELL_COLOR]))
+    cells = [canvas.rc(idx[0], idx[1], idx[2:]) for idx in np.ndindex(*canvas.shape)]
     small = cell_pt < _SMALL_CELL_PT
-    style.cell_squares(ax, cells, "cells", facecolors="none",
+    style.cell_squares(ax, cells, "cells", facecolors=_CELL_COLOR,
                        edgecolors="#c4c4c4" if small else "#a8a8a8",
                        linewidths=0.6 if small else 0.8, zorder=1)
     steps = _draw_path(ax, canvas, numbers, LAYOUT_COLORS[layout], cell_pt)
@@ -478,6 +473,8 @@ def _draw_layout_panel(ax, canvas, layout, numbers, number_size, cell_pt):
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     return steps
 
 
@@ -492,8 +489,7 @@ def _layout_marks(ax, number_size, small):
     window = style.cell_squares(ax, [(0, 0)], "window", facecolors="none",
                                 edgecolors=style.WINDOW_COLOR, linewidths=1.6,
                                 linestyles=[(0, (2, 1.5))], zorder=_Z_WINDOW)
-    bold = ax.text(0, 0, "", fontsize=number_size, fontweight="bold", color="black",
-                   ha="center", va="center", zorder=_Z_NUMBER, gid="winner-number")
+    bold = _bold_number(ax, "", 0, 0, number_size)
     if small:       # a thin dark outline on the cell's edge: the bold number keeps the cell
         mark = Rectangle((-0.5, -0.5), 1, 1, fill=False, edgecolor=style.RIM_COLOR,
                          linewidth=1.4, zorder=_Z_MARK, gid="winner")
@@ -503,7 +499,16 @@ def _layout_marks(ax, number_size, small):
         mark.set_zorder(_Z_MARK)
     for artist in (fill, window, bold, mark):
         artist.set_in_layout(False)
-    return fill, window, bold, mark
+    return [fill, window, bold, mark]
+
+
+def _bold_number(ax, text, x, y, size):
+    """The winner's number in bold black over its fill (gid ``"winner-number"``)."""
+    labels = style.TextCollection()
+    labels.add(x, y, text, size, "black", gid="winner-number", bold=True)
+    coll = labels.draw(ax, gid="winner-number", zorder=_Z_NUMBER)
+    coll.set_in_layout(False)
+    return coll
 
 
 def _squares(cells):
@@ -511,7 +516,7 @@ def _squares(cells):
             for i, j in cells]
 
 
-def _move_layout_marks(marks, canvas, numbers, position, window_cells, small):
+def _move_layout_marks(marks, canvas, numbers, position, window_cells, small, number_size):
     fill, window, bold, mark = marks
     cells = [canvas.rc(n, c, taps) for n, c, taps in window_cells]
     window.set_verts(_squares(cells))
@@ -519,11 +524,13 @@ def _move_layout_marks(marks, canvas, numbers, position, window_cells, small):
     won = position is not None
     for artist in (fill, bold, mark):
         artist.set_visible(won)
+    marks[2].set_visible(won)
     if won:
         r, c = canvas.rc(position[0], position[1], position[2:])
         fill.set_xy((c - 0.5, r - 0.5))
-        bold.set_position((c, r))
-        bold.set_text(str(int(numbers[tuple(position)])))
+        ax = bold.axes
+        bold.remove()
+        marks[2] = _bold_number(ax, str(int(numbers[tuple(position)])), c, r, number_size)
         half = 0.5 if small else 0.42
         mark.set_xy((c - half, r - half))
 
@@ -586,8 +593,12 @@ def _draw_input_panel(ax, result, out_index, cell_pt: float):
     if plane.ndim == 3:
         # depth slices stacked; padding along depth is not drawn (noted in the caption)
         depth, height, width = plane.shape
+        labels = style.TextCollection()
         for d in range(depth):
-            style.draw_grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0))
+            style.draw_grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0),
+                            annotate=False)
+            _values(labels, plane[d], (d * (height + 1), 0), vmin, vmax, cell_pt)
+        labels.draw(ax, gid="values", zorder=2)
         ax.set_xlim(-0.5, width - 0.5)
         ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
         rows = [(d * (height + 1) + h, f"d{d} h{h}") for d in range(depth) for h in range(height)]
@@ -615,21 +626,27 @@ def _draw_input_panel(ax, result, out_index, cell_pt: float):
     size = 8.0 if cell_pt >= 24 else MIN_FONT
     written = bool(padding.any()) and _digits_pt(len(pad_text), size) <= 0.9 * cell_pt
     style.draw_grid(ax, canvas, vmin=vmin, vmax=vmax, offset=(r_lo, c_lo),
-                    mask=padding if padding.any() else None,
-                    mask_text=pad_text if written else None)
+                    mask=padding if padding.any() else None, annotate=False)
+    labels = style.TextCollection()
+    values = canvas.copy()
+    values[masked] = np.nan
+    _values(labels, values, (r_lo, c_lo), vmin, vmax, cell_pt, skip=masked)
+    if written:
+        for i, j in zip(*np.nonzero(padding)):
+            labels.add(c_lo + j, r_lo + i, pad_text, size, "#555555", gid="padding-text")
     if outside.any():
         cells = [(r_lo + i, c_lo + j) for i, j in zip(*np.nonzero(outside))]
         style.cell_squares(ax, cells, "outside", facecolors=style.OUTSIDE_COLOR,
                            edgecolors="#b8b8b8", linestyles=":", linewidths=0.8, zorder=1.5)
         if cell_pt >= 20:
             for i, j in cells:
-                ax.text(j, i, "out", ha="center", va="center", fontsize=MIN_FONT,
-                        color="#666666", gid="outside-text", zorder=1.6)
-    # texts the grid wrote in NaN cells past the input (none should show there)
-    for t in [t for t in ax.texts if t.get_gid() == "value"]:
-        i, j = round(t.get_position()[1]) - r_lo, round(t.get_position()[0]) - c_lo
-        if masked[i, j]:
-            t.remove()
+                labels.add(j, i, "out", MIN_FONT, "#666666", gid="outside-text")
+    labels.draw(ax, gid="values", zorder=2)
+    if cols > 12 or rows > 12:          # every other index: the tick labels stay apart
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(10, integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(10, integer=True))
     if plane.ndim == 1:
         ax.set_yticks([])
     ax.set_xlabel("w", fontsize=9)
@@ -640,6 +657,42 @@ def _draw_input_panel(ax, result, out_index, cell_pt: float):
     return rule, bool(padding.any()), extent
 
 
+def _values(labels, values, offset, vmin, vmax, cell_pt, skip=None):
+    """The values of a grid as cell texts (gid ``"value"``), black or white on their colour,
+    when the cells hold them at 7 points or more."""
+    texts = [style.format_value(v) for v in values.ravel()]
+    longest = max((len(t) for t in texts), default=1)
+    size = min(9.0, 0.86 * (cell_pt - 1) / (0.64 * max(longest, 1)))
+    if size < MIN_FONT:
+        return
+    colors = style.cell_text_colors(values, vmin, vmax)
+    r0, c0 = offset
+    for (i, j), text in zip(np.ndindex(*values.shape), texts):
+        if skip is not None and skip[i, j]:
+            continue
+        labels.add(c0 + j, r0 + i, text, round(size, 1), str(colors[i, j]), gid="value")
+
+
+def _input_panel(ax, result, out_index, position, size):
+    """Draw the input panel on ``ax`` (cleared first when it holds anything): the plane,
+    its marks and its title.  Returns the padding rule named in the title, the drawn
+    extent, the marks and the window's cells."""
+    if ax.has_data() or ax.texts or ax.patches:
+        ax.clear()
+    shape = result.input.shape
+    if len(shape) == 5:
+        cells = ((shape[3] + 1) * shape[2], shape[4])
+    else:
+        r_lo, r_hi, c_lo, c_hi = _input_extent(result, out_index)
+        cells = (r_hi - r_lo, c_hi - c_lo)
+    rule, _, extent = _draw_input_panel(ax, result, out_index, _cell_pt(ax, cells) * 0.8)
+    marks = _input_marks(ax)
+    window = _move_input_marks(marks, result, out_index, position)
+    ax.set_title(_input_title(result, out_index, position, rule), fontsize=size)
+    ax.set_anchor("N")
+    return rule, extent, marks, window
+
+
 def _input_marks(ax):
     window = style.cell_squares(ax, [(0, 0)], "window", facecolors="none",
                                 edgecolors=style.WINDOW_COLOR, linewidths=3, zorder=3)
@@ -647,7 +700,7 @@ def _input_marks(ax):
     mark = style.mark_cell(ax, (0, 0))
     for artist in (window, mark):
         artist.set_in_layout(False)
-    return window, mark
+    return [window, mark]
 
 
 def _move_input_marks(marks, result, out_index, position):
@@ -730,14 +783,15 @@ def _input_title(result, out_index, position, rule) -> str:
     return f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n{won}"
 
 
-def _layout_title(lay, number) -> str:
-    return f"{lay!r}: winner \u2192 {number}\n{LAYOUT_USERS_SHORT[lay]}"
+def _layout_title(lay) -> str:
+    return f"{lay!r}\n{LAYOUT_USERS_SHORT[lay]}"
 
 
-def _suptitle(result, out_index, position) -> str:
+def _suptitle(result, out_index, position, numbers) -> str:
     where = _position_text(position) if position is not None else "no input element (index -1)"
+    flat = ",  ".join(f"{lay} \u2192 {num}" for lay, num in numbers.items())
     return (f"Max-pool index layouts: x shape {result.input.shape}, {_params_text(result)}\n"
-            f"winner of output {out_index}: {where}")
+            f"winner of output {out_index}: {where}\nits index:  {flat}")
 
 
 def _draw_table(ax, layouts, numbers, size):
@@ -902,24 +956,18 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     size = max(MIN_FONT + 1, min(10.0, number_size + 1))
     small = cell_pt < _SMALL_CELL_PT
 
-    ext_rows = (result.input.shape[3] + 1) * result.input.shape[2] if len(shape) == 5 else None
-    in_extent = (_input_extent(result, out_index) if len(shape) < 5 else None)
-    in_cells = ((in_extent[1] - in_extent[0], in_extent[3] - in_extent[2])
-                if in_extent else (ext_rows, shape[4]))
-    rule, _, extent = _draw_input_panel(input_ax, result, out_index,
-                                        _cell_pt(input_ax, in_cells) * 0.8)
-    marks = {"input": _input_marks(input_ax)}
-    input_window = _move_input_marks(marks["input"], result, out_index, position)
-    input_ax.set_title(_input_title(result, out_index, position, rule), fontsize=size)
-    input_ax.set_anchor("N")
+    marks = {}
+    rule, extent, marks["input"], input_window = _input_panel(input_ax, result, out_index,
+                                                              position, size)
 
     layout_axes, cell_numbers, arrows = {}, {}, {}
     for lay, lax in zip(layouts, layout_list):
         nums = layout_numbers(shape, lay)
         arrows[lay] = _draw_layout_panel(lax, canvas, lay, nums, number_size, cell_pt)
         marks[lay] = _layout_marks(lax, number_size, small)
-        _move_layout_marks(marks[lay], canvas, nums, position, window_cells, small)
-        lax.set_title(_layout_title(lay, numbers[lay]), fontsize=size, color=LAYOUT_COLORS[lay])
+        _move_layout_marks(marks[lay], canvas, nums, position, window_cells, small,
+                           number_size)
+        lax.set_title(_layout_title(lay), fontsize=size, color=LAYOUT_COLORS[lay])
         lax.set_xlabel(_steps_text(nums), fontsize=max(MIN_FONT, size - 1), color="#444444")
         layout_axes[lay], cell_numbers[lay] = lax, nums
     table_ax = None
@@ -929,7 +977,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     for text in [t for t in fig.texts if t.get_gid() == "suptitle"]:
         text.remove()
     if ax is None:
-        fig.suptitle(_suptitle(result, out_index, position), fontsize=size + 1.5,
+        fig.suptitle(_suptitle(result, out_index, position, numbers), fontsize=size + 1.5,
                      gid="suptitle")
     return IndexLayoutsPlot(
         fig, input_ax, MappingProxyType(layout_axes), table_ax, MappingProxyType(numbers),
@@ -937,46 +985,68 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         input_window, window_cells, rule, MappingProxyType(marks), number_size, extent)
 
 
-def move_index_layouts(plot: IndexLayoutsPlot, out_index) -> IndexLayoutsPlot | None:
-    """Show another output cell of the same pooling on an existing plot: only the moving
-    marks (window, winner, its bold number), the titles, the table and the suptitle change.
+def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
+                       result: PoolResult | None = None) -> IndexLayoutsPlot | None:
+    """Show another output cell (or another max pooling of the same input) on an existing
+    plot.  The layout panels are not drawn again (they depend on the input's shape only):
+    their marks move; the input panel's marks move too, or, for another plane, another
+    pooling or another drawn extent (a ceil-mode overhang), the input panel is drawn
+    again.  The titles, the table and the suptitle follow.
 
-    Returns the new :class:`IndexLayoutsPlot` (the old one describes the old cell), or None
-    when the cell cannot be shown this way: another ``(n, c)`` plane, or a window that
-    changes the drawn extent of the input panel (a ceil-mode overhang); then call
-    :func:`plot_index_layouts`.
+    ``result`` is a max pooling of an input shaped like ``plot.result.input``, made with
+    ``return_indices=True`` (default: ``plot.result``).  Returns the new
+    :class:`IndexLayoutsPlot` (the old one describes the old cell), or None when the
+    input's shape differs (then call :func:`plot_index_layouts`).
 
     >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
     >>> p = plot_index_layouts(x, 2, 2, out_index=(0, 0))
     >>> q = move_index_layouts(p, (0, 0, 1, 1))
     >>> q.position, q.numbers["plane"], q.input_ax.get_title().splitlines()[1]
     ((0, 0, 3, 3), 15, 'max 15 at (h, w) = (3, 3)')
+    >>> r = move_index_layouts(q, (1, 1), result=max_pool(x, 3, 1, return_indices=True))
+    >>> r.position, r.numbers["tensor"], r.marks["input"] is q.marks["input"]
+    ((0, 0, 3, 3), 15, False)
     """
     if not isinstance(plot, IndexLayoutsPlot):
         raise PoolTutorTypeError(f"plot={plot!r} has type {type(plot).__name__}: need an "
                                  f"IndexLayoutsPlot (from plot_index_layouts)")
-    result = plot.result
+    if result is None:
+        result = plot.result
+    elif not isinstance(result, PoolResult):
+        raise PoolTutorTypeError(f"result={result!r} has type {type(result).__name__}: need a "
+                                 f"PoolResult (max pooling with return_indices=True) or None")
+    elif result.indices is None or result.input is None:
+        raise PoolTutorError(f"result: the PoolResult ({result.op}) has no indices or no "
+                             f"input: need a max pooling made with return_indices=True")
+    if result.input.shape != plot.result.input.shape:
+        return None
     out_index = _check_out_index(out_index, result.output.shape)
-    if out_index[:2] != plot.out_index[:2]:
-        return None
-    if result.input.ndim < 5 and _input_extent(result, out_index) != plot.extent:
-        return None
     layouts = tuple(plot.layout_axes)
     numbers, position, window_cells = _winner(result, out_index, layouts)
-    input_window = _move_input_marks(plot.marks["input"], result, out_index, position)
-    plot.input_ax.set_title(_input_title(result, out_index, position, plot.padding_rule))
+    same_panel = (result is plot.result and out_index[:2] == plot.out_index[:2]
+                  and (result.input.ndim == 5
+                       or _input_extent(result, out_index) == plot.extent))
+    marks = dict(plot.marks)
+    rule, extent = plot.padding_rule, plot.extent
+    if same_panel:
+        input_window = _move_input_marks(marks["input"], result, out_index, position)
+        plot.input_ax.set_title(_input_title(result, out_index, position, rule))
+    else:
+        rule, extent, marks["input"], input_window = _input_panel(
+            plot.input_ax, result, out_index, position, plot.input_ax.title.get_fontsize())
     canvas = _Canvas(result.input.shape)
-    for lay, lax in plot.layout_axes.items():
-        small = plot.marks[lay][3].get_gid() == "winner" and not plot.marks[lay][3].get_path_effects()
-        _move_layout_marks(plot.marks[lay], canvas, plot.cell_numbers[lay], position,
-                           window_cells, small)
-        lax.set_title(_layout_title(lay, numbers[lay]))
+    for lay in layouts:
+        small = not plot.marks[lay][3].get_path_effects()     # the thin edge outline
+        _move_layout_marks(marks[lay], canvas, plot.cell_numbers[lay], position,
+                           window_cells, small, plot.number_size)
     if plot.table_ax is not None:
         cells = plot.table_ax.tables[0].get_celld()
         for r, lay in enumerate(layouts, start=1):
             cells[(r, 1)].get_text().set_text(str(numbers[lay]))
     suptitle = _suptitle_text(plot.figure)
     if suptitle is not None:
-        suptitle.set_text(_suptitle(result, out_index, position))
+        suptitle.set_text(_suptitle(result, out_index, position, numbers))
     return replace(plot, numbers=MappingProxyType(numbers), position=position,
-                   out_index=out_index, input_window=input_window, window_cells=window_cells)
+                   out_index=out_index, result=result, input_window=input_window,
+                   window_cells=window_cells, padding_rule=rule, marks=MappingProxyType(marks),
+                   extent=extent)
