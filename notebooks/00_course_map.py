@@ -96,7 +96,7 @@ SelfCheck("Output shape (H, W) of an 8 × 8 max pool, stride 8, on the 600 × 51
 # panel is drawn on the input's pixel grid, so one output pixel covers its 8 × 8 block.
 
 # %%
-fig = plot_image_pooling(x, [{"op": "max", "kernel": 8}, {"op": "avg", "kernel": 8}])
+fig = plot_image_pooling(x, [{"op": "max", "kernel": 8}, {"op": "avg", "kernel": 8}]).figure
 fig
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -141,7 +141,7 @@ SelfCheck("Output shape (H, W) of the 44 × 44 pool, stride 44, with rounding='c
 
 # %% tags=["hide-input"]
 blocks = [{"op": "avg", "kernel": 44}, {"op": "avg", "kernel": 44, "rounding": "ceil_torch"}]
-fig = plot_image_pooling(x, blocks)
+fig = plot_image_pooling(x, blocks).figure
 fig
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -165,7 +165,7 @@ fig
 spread = [{"op": "max", "kernel": 3, "stride": 8},
           {"op": "max", "kernel": 3, "stride": 8, "dilation": 3},
           {"op": "max", "kernel": 8}]
-fig = plot_image_pooling(x, spread, view=(120, 330, 120, 400), ncols=2)
+fig = plot_image_pooling(x, spread, view=(120, 330, 120, 400), ncols=2).figure
 fig
 
 # %% [markdown] slideshow={"slide_type": "subslide"}

@@ -29,7 +29,7 @@ import numpy as np
 
 from pooltutor import frameworks, pool_geometry
 from pooltutor.pooling import max_pool
-from pooltutor.viz.gallery import dml_max_pooling2_layout
+from pooltutor.directml import dml_max_pooling2_layout
 from pooltutor.viz.heatmaps import plot_pooling
 from pooltutor.viz.selfcheck import SelfCheck
 from pooltutor.viz.window_stepper import WindowStepper, demo_input

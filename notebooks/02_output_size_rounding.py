@@ -31,7 +31,7 @@ import numpy as np
 
 from pooltutor import frameworks, output_geometry, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning
-from pooltutor.viz.gallery import compare_ceil_modes
+from pooltutor.comparison import compare_ceil_modes
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import TENSORRT_MODES, plot_padding_modes
 from pooltutor.viz.selfcheck import SelfCheck

@@ -35,6 +35,11 @@ _LAZY = {
     "max_pool_backward": "unpool",
     "convert_indices": "indexing",
     "INDEX_LAYOUTS": "indexing",
+    "layout_numbers": "indexing",
+    "winner_numbers": "indexing",
+    "compare_ceil_modes": "comparison",
+    "RuntimeTable": "comparison",
+    "dml_max_pooling2_layout": "directml",
     "output_geometry": "padding_modes",
     "PaddingMode": "padding_modes",
     "mode_geometry": "padding_modes",
@@ -50,6 +55,8 @@ _LAZY = {
     "indexing": None,
     "padding_modes": None,
     "geometry": None,
+    "comparison": None,
+    "directml": None,
     "viz": None,
 }
 

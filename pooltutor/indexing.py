@@ -33,7 +33,8 @@ import numpy as np
 
 from .errors import PoolTutorError, check_choice, check_tensor
 
-__all__ = ["INDEX_LAYOUTS", "convert_indices", "from_plane", "to_plane", "plane_colmajor"]
+__all__ = ["INDEX_LAYOUTS", "axis_steps", "convert_indices", "from_plane", "layout_numbers",
+           "plane_colmajor", "to_plane", "winner_numbers"]
 
 INDEX_LAYOUTS: tuple[str, ...] = ("plane", "tensor", "tensor_colmajor", "nhwc", "nhwc_batch")
 
@@ -178,3 +179,73 @@ def convert_indices(indices, input_shape, src: str, dst: str) -> np.ndarray:
         )
     plane = to_plane(idx, shape, src)
     return from_plane(plane, shape, dst)
+
+
+# --------------------------------------------------------------------------- numbering
+
+
+def layout_numbers(input_shape, layout: str) -> np.ndarray:
+    """The flat number of every input element under ``layout``, shaped ``input_shape``.
+
+    Built by converting each element's plane position with :func:`convert_indices`
+    (nothing re-derived here).
+
+    >>> layout_numbers((1, 2, 1, 2), "nhwc").tolist()      # c is the fastest axis
+    [[[[0, 2]], [[1, 3]]]]
+    >>> layout_numbers((1, 1, 2, 2), "tensor_colmajor").tolist()
+    [[[[0, 2], [1, 3]]]]
+    """
+    check_choice("layout", layout, INDEX_LAYOUTS)
+    shape = tuple(int(s) for s in input_shape)
+    if len(shape) < 3 or any(s < 1 for s in shape):
+        raise PoolTutorError(f"input_shape={tuple(input_shape)!r}: need (N, C, *spatial) with "
+                             f"1 to 3 spatial axes, every size >= 1")
+    spatial = shape[2:]
+    plane = np.arange(int(np.prod(spatial)), dtype=np.int64).reshape(spatial)
+    plane = np.ascontiguousarray(np.broadcast_to(plane, shape))
+    return convert_indices(plane, shape, "plane", layout)
+
+
+def winner_numbers(result, out_index, layouts=INDEX_LAYOUTS) -> dict[str, int]:
+    """The number of the winner of ``result.output[out_index]`` in every layout of ``layouts``.
+
+    ``result`` is a max pooling made with ``return_indices=True`` (a
+    :class:`~pooltutor.pooling.PoolResult`); ``-1`` (no input element won) stays ``-1``.
+
+    >>> from pooltutor.pooling import max_pool
+    >>> r = max_pool(np.arange(12.0).reshape(1, 2, 2, 3), 2, 1, return_indices=True)
+    >>> winner_numbers(r, (0, 1, 0, 1))
+    {'plane': 5, 'tensor': 11, 'tensor_colmajor': 11, 'nhwc': 11, 'nhwc_batch': 11}
+    """
+    if getattr(result, "indices", None) is None or getattr(result, "input", None) is None:
+        raise PoolTutorError(f"result={result!r}: need a max pooling made with "
+                             f"return_indices=True (a PoolResult with indices and input)")
+    shape = result.input.shape
+    index = tuple(int(v) for v in out_index)
+    return {lay: int(convert_indices(result.indices, shape, result.index_layout, lay)[index])
+            for lay in layouts}
+
+
+def axis_steps(numbers: np.ndarray) -> dict[str, int | None]:
+    """How much the number grows for one step along each axis (None: it restarts there).
+
+    Read off ``numbers`` (from :func:`layout_numbers`) at the origin and one step along
+    each axis of length > 1.
+
+    >>> axis_steps(layout_numbers((2, 2, 2, 3), "nhwc"))
+    {'n': None, 'c': 1, 'h': 6, 'w': 2}
+    """
+    numbers = np.asarray(numbers)
+    names = {3: ("n", "c", "w"), 4: ("n", "c", "h", "w"), 5: ("n", "c", "d", "h", "w")}
+    if numbers.ndim not in names:
+        raise PoolTutorError(f"numbers has shape {numbers.shape}: need (N, C, *spatial) with "
+                             f"1 to 3 spatial axes")
+    steps = {}
+    origin = (0,) * numbers.ndim
+    for axis, name in enumerate(names[numbers.ndim]):
+        if numbers.shape[axis] < 2:
+            continue
+        one = tuple(1 if a == axis else 0 for a in range(numbers.ndim))
+        step = int(numbers[one]) - int(numbers[origin])
+        steps[name] = step if step > 0 else None
+    return steps

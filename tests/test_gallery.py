@@ -1,4 +1,4 @@
-"""pooltutor.viz.gallery: the sample picture, image pooling panels, the DirectML struct model."""
+"""pooltutor.viz.gallery: the sample picture, the pooling configurations, the image pooling panels."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ from pooltutor import PoolTutorError, PoolTutorTypeError, pool_geometry
 from pooltutor.pooling import avg_pool, max_pool
 from pooltutor.viz import style
 from pooltutor.viz.gallery import (
-    CEIL_RUNTIMES,
-    compare_ceil_modes,
     config_label,
-    dml_max_pooling2_layout,
     plot_image_pooling,
     pool_image,
     sample_image,
@@ -165,7 +162,7 @@ def _images(ax):
 
 def test_plot_image_pooling_titles_give_the_geometry_shapes(hopper):
     before = hopper.copy()
-    fig = plot_image_pooling(hopper, CONFIGS)
+    fig = plot_image_pooling(hopper, CONFIGS).figure
     assert isinstance(fig, Figure)
     assert len(fig.axes) == len(CONFIGS) + 1
     assert fig.axes[0].get_title() == "input\n600 x 512"
@@ -185,7 +182,7 @@ def test_plot_image_pooling_titles_give_the_geometry_shapes(hopper):
 
 
 def test_plot_image_pooling_draws_on_input_coordinates(hopper):
-    fig = plot_image_pooling(hopper, CONFIGS)
+    fig = plot_image_pooling(hopper, CONFIGS).figure
     extents = [tuple(_images(ax)[0].get_extent()) for ax in fig.axes]
     assert extents[0] == (0, 512, 600, 0)
     assert extents[1] == (0, 11 * 44, 13 * 44, 0)  # floor: 13 x 11 windows of 44, a strip dropped
@@ -204,7 +201,7 @@ def test_plot_image_pooling_draws_on_input_coordinates(hopper):
 
 
 def test_plot_image_pooling_shares_one_gray_scale(hopper):
-    fig = plot_image_pooling(hopper, CONFIGS[:2])
+    fig = plot_image_pooling(hopper, CONFIGS[:2]).figure
     clims = {_images(ax)[0].get_clim() for ax in fig.axes}
     assert len(clims) == 1
     lo, hi = clims.pop()
@@ -214,9 +211,9 @@ def test_plot_image_pooling_shares_one_gray_scale(hopper):
 
 def test_plot_image_pooling_reuses_a_figure_and_lays_out_rows():
     x = np.arange(30.0).reshape(5, 6)
-    fig = plot_image_pooling(x, [{"op": "max", "kernel": 2}], show_input=False)
+    fig = plot_image_pooling(x, [{"op": "max", "kernel": 2}], show_input=False).figure
     assert len(fig.axes) == 1
-    again = plot_image_pooling(x, [{"op": "max", "kernel": 2}] * 5, fig=fig, ncols=2)
+    again = plot_image_pooling(x, [{"op": "max", "kernel": 2}] * 5, fig=fig, ncols=2).figure
     assert again is fig and len(fig.axes) == 6
     rows = {round(ax.get_subplotspec().rowspan.start) for ax in fig.axes}
     assert rows == {0, 1, 2}
@@ -248,7 +245,7 @@ def test_plot_image_pooling_rejects_bad_input(image, configs, error, message):
 
 
 def test_plot_image_pooling_view_zooms_every_panel(hopper):
-    fig = plot_image_pooling(hopper, CONFIGS[:2], view=(120, 330, 120, 400))
+    fig = plot_image_pooling(hopper, CONFIGS[:2], view=(120, 330, 120, 400)).figure
     assert {(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes} == {((120, 400), (330, 120))}
     width, height = fig.get_size_inches()
     assert width > 2 * height  # the figure follows the view's aspect
@@ -263,116 +260,22 @@ def test_plot_image_pooling_checks_ncols():
         plot_image_pooling(np.zeros((4, 4)), [{"op": "max", "kernel": 2}], ncols=0)
 
 
-# --------------------------------------------------------------------------- DirectML struct
+def test_plot_image_pooling_returns_what_it_drew_and_takes_axes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-
-def test_dml_layout_sizes_and_offsets_follow_pointer_width():
-    x64, x86 = dml_max_pooling2_layout(64), dml_max_pooling2_layout(32)
-    assert (x64.size, x86.size) == (72, 36)
-    assert [f.size for f in x64.fields] == [8, 8, 8, 4, 8, 8, 8, 8, 8]
-    assert [f.size for f in x86.fields] == [4] * 9
-    # 4 bytes of alignment padding after DimensionCount on x64 only
-    assert x64.offsets()["Strides"] - x64.offsets()["DimensionCount"] == 8
-    assert x86.offsets()["Strides"] - x86.offsets()["DimensionCount"] == 4
-    assert "72 bytes" in x64.table() and "offset +64" in x64.table()
-
-
-@pytest.mark.parametrize(
-    ("bits", "error"),
-    [(48, PoolTutorError), ("64", PoolTutorTypeError), (True, PoolTutorTypeError)],
-)
-def test_dml_layout_rejects_other_pointer_widths(bits, error):
-    with pytest.raises(error, match="pointer_bits="):
-        dml_max_pooling2_layout(bits)
-
-
-# ------------------------------------------------------------------ ceil mode across runtimes
-
-L = float(np.finfo(np.float32).min)
-RAW = ("openvino_max_pool/ceil", "tensorrt_pooling/EXPLICIT_ROUND_UP")
-
-
-@pytest.mark.parametrize(
-    ("x", "kernel", "stride", "padding", "clipped", "raw"),
-    [
-        # TV02: 3x3 1..9, K2 S2 p1: the clip rule gives 2x2, the raw ceil 3x3
-        (
-            np.arange(1.0, 10.0).reshape(1, 1, 3, 3),
-            2,
-            2,
-            1,
-            [[1, 3], [7, 9]],
-            {
-                "openvino_max_pool/ceil": [[1, 3, L], [7, 9, L], [L, L, L]],
-                "tensorrt_pooling/EXPLICIT_ROUND_UP": [
-                    [1, 3, -np.inf],
-                    [7, 9, -np.inf],
-                    [-np.inf] * 3,
-                ],
-            },
-        ),
-        # TV03: 1..5, K2 S2 p1
-        (
-            np.arange(1.0, 6.0).reshape(1, 1, 5),
-            2,
-            2,
-            1,
-            [1, 3, 5],
-            {
-                "openvino_max_pool/ceil": [1, 3, 5, L],
-                "tensorrt_pooling/EXPLICIT_ROUND_UP": [1, 3, 5, -np.inf],
-            },
-        ),
-        # TV04: 1..6, K1 S2, no padding: the raw ceil starts a window at 6 = I
-        (
-            np.arange(1.0, 7.0).reshape(1, 1, 6),
-            1,
-            2,
-            0,
-            [1, 3, 5],
-            {
-                "openvino_max_pool/ceil": [1, 3, 5, L],
-                "tensorrt_pooling/EXPLICIT_ROUND_UP": [1, 3, 5, -np.inf],
-            },
-        ),
-    ],
-    ids=["TV02", "TV03", "TV04"],
-)
-def test_compare_ceil_modes_tv02_tv04(x, kernel, stride, padding, clipped, raw):
-    t = compare_ceil_modes(x.astype(np.float32), kernel, stride, padding)
-    assert [r.call for r in t.rows] == [c for _, c in CEIL_RUNTIMES]
-    for row in t.rows:
-        want = raw.get(row.call, clipped)
-        assert row.error is None
-        assert row.output[0, 0].tolist() == want, row.runtime
-        assert row.shape == np.asarray(want).shape
-    assert t.shapes[t.row("torch_max_pool").runtime] == np.asarray(clipped).shape
-    text = str(t)
-    assert text.splitlines()[0].startswith(
-        f"max pool, kernel {kernel}, stride {stride}, padding {padding}"
-    )
-    assert "-3.4e+38" in text and "-inf" in text
-
-
-def test_compare_ceil_modes_keeps_refusals_and_warnings():
-    t = compare_ceil_modes(np.arange(1.0, 7.0).reshape(1, 1, 6), 3, 2, 3)  # TRT Example 2
-    torch = t.row("torch_max_pool")
-    assert torch.output is None and "pad should be at most half of kernel size" in torch.error
-    assert "refuses: padding=3" in str(t)
-    caffe = t.row("tensorrt_pooling/CAFFE_ROUND_UP")
-    assert caffe.shape == (5,) and any("Restriction 1" in n for n in caffe.notes)
-    assert t.row("tensorrt_pooling/EXPLICIT_ROUND_UP").shape == (6,)
-    # a CAFFE pooling TensorRT rejects is a refusal, not an exception
-    t = compare_ceil_modes(np.arange(1.0, 7.0).reshape(1, 1, 6), 1, 2, 3)
-    assert "rejects this pooling" in t.row("tensorrt_pooling/CAFFE_ROUND_UP").error
-
-
-def test_compare_ceil_modes_checks_its_arguments():
-    with pytest.raises(PoolTutorError, match=r"x has shape \(1, 1, 2, 2, 2\)"):
-        compare_ceil_modes(np.zeros((1, 1, 2, 2, 2)), 2, 2)
-    with pytest.raises(PoolTutorError, match="kernel=0 is not allowed"):
-        compare_ceil_modes(np.zeros((1, 1, 4)), 0, 2)
-    with pytest.raises(PoolTutorTypeError, match="padding=1.5 has type float"):
-        compare_ceil_modes(np.zeros((1, 1, 4)), 2, 2, 1.5)
-    with pytest.raises(PoolTutorError, match="runtime_or_call='caffe' is not a row"):
-        compare_ceil_modes(np.zeros((1, 1, 4)), 2, 2).row("caffe")
+    x = np.arange(30.0).reshape(5, 6)
+    configs = [{"op": "max", "kernel": 2}, {"op": "max", "kernel": 2, "rounding": "ceil"}]
+    p = plot_image_pooling(x, configs)
+    assert len(p.axes) == len(p.images) == 3 and len(p.results) == 2
+    assert [im.get_array().shape for im in p.images] == [(5, 6), (2, 3), (3, 3)]
+    assert p.titles[2] == "max K=2 ceil\n5 x 6 -> 3 x 3" and p.view == (0, 6, 0, 6)
+    # the overhanging (ceil) panel is framed dashed and thicker too, not by colour alone
+    assert p.axes[2].spines["top"].get_linestyle() == "--"
+    assert p.axes[1].spines["top"].get_linestyle() in ("-", "solid")
+    fig = Figure(figsize=(6, 2))
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, 3)
+    q = plot_image_pooling(x, configs, ax=axes)
+    assert q.figure is fig and list(q.axes) == list(axes)
+    with pytest.raises(PoolTutorTypeError, match="need a sequence of 3 matplotlib Axes"):
+        plot_image_pooling(x, configs, ax=axes[:2])

@@ -16,7 +16,7 @@ import pytest
 
 from pooltutor import frameworks, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning, output_geometry
-from pooltutor.viz.gallery import dml_max_pooling2_layout
+from pooltutor.directml import dml_max_pooling2_layout
 
 MODES = (
     "EXPLICIT_ROUND_DOWN",

@@ -10,13 +10,9 @@
   and every pooled result side by side, *on the input's coordinates*, so that
   a ceil-mode output visibly reaches past the picture's border and a coarse
   stride visibly gives bigger pixels.
-* :func:`compare_ceil_modes` pools one tensor "with ceil mode" in every
-  runtime of :mod:`pooltutor.frameworks` and tabulates the shapes and values
-  (TV02-TV04: why one model gets different shapes in different runtimes).
-* :func:`dml_max_pooling2_layout` models the C struct
-  ``DML_MAX_POOLING2_OPERATOR_DESC`` of DirectML (seed 002) with
-  :mod:`ctypes` on a 64-bit and on a 32-bit layout, to check the seed's size
-  and field-offset table.
+
+The ceil mode across runtimes (``compare_ceil_modes``) lives in
+:mod:`pooltutor.comparison`, the DirectML struct model in :mod:`pooltutor.directml`.
 
 Every number comes from the pooltutor engine (:mod:`pooltutor.pooling`,
 :mod:`pooltutor.geometry`); nothing here re-derives an output size.
@@ -32,13 +28,10 @@ Every number comes from the pooltutor engine (:mod:`pooltutor.pooling`,
 See Also
 --------
 notebooks/00_course_map.py : the picture demo.
-notebooks/01_window_placement.py : the DirectML struct side note.
-notebooks/02_output_size_rounding.py : the ceil mode across runtimes.
 """
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,16 +42,37 @@ import numpy as np
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_tensor
 from . import style
 
+
+@dataclass(frozen=True, eq=False)
+class ImagePoolingPlot:
+    """What :func:`plot_image_pooling` drew.
+
+    Attributes
+    ----------
+    figure : matplotlib.figure.Figure
+    axes : tuple of Axes
+        One per panel: the input first (with ``show_input``), then one per configuration.
+    images : tuple of AxesImage
+        The picture of each panel, in the same order.
+    results : tuple of PoolResult
+        The pooling of each configuration.
+    titles : tuple of str
+        The title of each panel.
+    view : (row_start, row_stop, col_start, col_stop)
+        The part of the input's pixel grid every panel shows.
+    """
+
+    figure: Any
+    axes: tuple
+    images: tuple
+    results: tuple
+    titles: tuple
+    view: tuple
+
 __all__ = [
-    "CEIL_RUNTIMES",
     "CONFIG_KEYS",
-    "RuntimeRow",
-    "RuntimeTable",
-    "compare_ceil_modes",
-    "StructField",
-    "StructLayout",
+    "ImagePoolingPlot",
     "config_label",
-    "dml_max_pooling2_layout",
     "plot_image_pooling",
     "pool_image",
     "sample_image",
@@ -274,7 +288,8 @@ def plot_image_pooling(
     show_input: bool = True,
     view=None,
     panel_size: float = 2.6,
-):
+    ax=None,
+) -> ImagePoolingPlot:
     """The input picture and one pooled version per configuration, side by side.
 
     Every panel is drawn in the *input's* pixel coordinates: output pixel
@@ -296,6 +311,10 @@ def plot_image_pooling(
         One pooling per panel, as :func:`pool_image` takes them.
     fig : matplotlib.figure.Figure, optional
         Draw into this figure (it is cleared); default: a new one without pyplot.
+    ax : sequence of Axes, optional
+        Draw on these Axes instead (one per panel: the input first when
+        ``show_input``, then one per configuration); ``fig``, ``ncols`` and
+        ``panel_size`` are then not used.
     ncols : int, optional
         Panels per row (default: all in one row up to 4).
     show_input : bool
@@ -308,14 +327,15 @@ def plot_image_pooling(
 
     Returns
     -------
-    matplotlib.figure.Figure
+    ImagePoolingPlot
+        The figure, the Axes and images of every panel, the pooling results.
 
     Examples
     --------
     >>> x = np.arange(30.0).reshape(1, 1, 5, 6)
-    >>> fig = plot_image_pooling(x, [{"op": "max", "kernel": 2},
-    ...                              {"op": "max", "kernel": 2, "rounding": "ceil"}])
-    >>> [ax.get_title().splitlines()[1] for ax in fig.axes]
+    >>> p = plot_image_pooling(x, [{"op": "max", "kernel": 2},
+    ...                            {"op": "max", "kernel": 2, "rounding": "ceil"}])
+    >>> [t.splitlines()[1] for t in p.titles]
     ['5 x 6', '5 x 6 -> 2 x 3', '5 x 6 -> 3 x 3']
     """
     arr = np.asarray(image)
@@ -362,29 +382,46 @@ def plot_image_pooling(
     if view_box is not None:
         top, bottom, left, right = view_box
 
-    if fig is None:
-        from .explorer import new_figure
+    style.check_fig(fig)
+    if ax is not None:
+        from matplotlib.axes import Axes
+
+        axes_given = [ax] if isinstance(ax, Axes) else ax
+        if isinstance(axes_given, np.ndarray):          # what fig.subplots returns
+            axes_given = list(axes_given.ravel())
+        if (fig is not None or not isinstance(axes_given, Sequence)
+                or len(axes_given) != panels
+                or not all(isinstance(a, Axes) for a in axes_given)):
+            raise PoolTutorTypeError(
+                f"ax={ax!r}: need a sequence of {panels} matplotlib Axes (one per panel) "
+                f"and no fig")
+        fig = axes_given[0].get_figure()
+    elif fig is None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
 
         aspect = (bottom - top) / (right - left)
-        fig = new_figure(
-            (panel_size * ncols, (panel_size * aspect + 0.45) * nrows),
-            dpi=100,
-            layout="constrained",
-        )
+        fig = Figure(figsize=(panel_size * ncols, (panel_size * aspect + 0.45) * nrows),
+                     dpi=100, layout="constrained")
+        FigureCanvasAgg(fig)
     else:
         fig.clear()
+    drawn_axes, images, titles = [], [], []
 
     def panel(k, data, extent, title):
-        ax = fig.add_subplot(nrows, ncols, k + 1)
-        ax.imshow(data, cmap="gray", vmin=vmin, vmax=vmax, extent=extent, interpolation="nearest")
-        ax.add_patch(_outline(width, height))
-        ax.set_xlim(left, right)
-        ax.set_ylim(bottom, top)
-        ax.set_aspect("equal")
-        ax.set_xticks([])
-        ax.set_yticks([])
-        ax.set_title(title, fontsize=9)
-        return ax
+        a = axes_given[k] if ax is not None else fig.add_subplot(nrows, ncols, k + 1)
+        images.append(a.imshow(data, cmap="gray", vmin=vmin, vmax=vmax, extent=extent,
+                               interpolation="nearest"))
+        a.add_patch(_outline(width, height))
+        a.set_xlim(left, right)
+        a.set_ylim(bottom, top)
+        a.set_aspect("equal")
+        a.set_xticks([])
+        a.set_yticks([])
+        a.set_title(title, fontsize=9)
+        drawn_axes.append(a)
+        titles.append(title)
+        return a
 
     k = 0
     if show_input:
@@ -402,11 +439,15 @@ def plot_image_pooling(
             f"{config_label(config)}\n{_shape_text(plane.shape)} -> "
             f"{_shape_text(r.output.shape[2:])}"
         )
-        ax = panel(k, r.output[0, 0], extent, title)
-        for spine in ax.spines.values():
+        a = panel(k, r.output[0, 0], extent, title)
+        for spine in a.spines.values():
             spine.set_edgecolor(style.DROPPED_COLOR if _overhangs(r) else "black")
+            if _overhangs(r):          # not by colour alone: a thicker, dashed frame
+                spine.set_linewidth(2.0)
+                spine.set_linestyle("--")
         k += 1
-    return fig
+    return ImagePoolingPlot(fig, tuple(drawn_axes), tuple(images), tuple(results),
+                            tuple(titles), (top, bottom, left, right))
 
 
 def _check_view(view) -> tuple[int, int, int, int]:
@@ -441,248 +482,3 @@ def _outline(width, height):
 def _overhangs(result) -> bool:
     """True when a last window reaches past the padded input (a ceil-mode row or column)."""
     return any(a.end_overhang > 0 for a in result.geometry.axes)
-
-
-# --------------------------------------------------------------------------- DirectML struct
-
-
-@dataclass(frozen=True)
-class StructField:
-    """One field of a C struct: name, C type, size and byte offset."""
-
-    name: str
-    c_type: str
-    size: int
-    offset: int
-
-
-@dataclass(frozen=True)
-class StructLayout:
-    """The memory layout of a C struct as :mod:`ctypes` computes it for one pointer width."""
-
-    name: str
-    pointer_bits: int
-    size: int
-    fields: tuple[StructField, ...]
-
-    def offsets(self) -> dict[str, int]:
-        return {f.name: f.offset for f in self.fields}
-
-    def table(self) -> str:
-        """The layout as an aligned text table (field, C type, size, offset)."""
-        width = max(len(f.name) for f in self.fields)
-        ctype = max(len(f.c_type) for f in self.fields)
-        lines = [f"{self.name}, {self.pointer_bits}-bit layout: {self.size} bytes"]
-        for f in self.fields:
-            lines.append(
-                f"  {f.name:<{width}}  {f.c_type:<{ctype}}  size {f.size}  offset +{f.offset}"
-            )
-        return "\n".join(lines)
-
-
-#: ``DML_MAX_POOLING2_OPERATOR_DESC`` as declared in ``DirectML.h`` (and seed 002).
-DML_MAX_POOLING2_FIELDS: tuple[tuple[str, str], ...] = (
-    ("InputTensor", "const DML_TENSOR_DESC*"),
-    ("OutputTensor", "const DML_TENSOR_DESC*"),
-    ("OutputIndicesTensor", "const DML_TENSOR_DESC*"),
-    ("DimensionCount", "UINT"),
-    ("Strides", "const UINT*"),
-    ("WindowSize", "const UINT*"),
-    ("StartPadding", "const UINT*"),
-    ("EndPadding", "const UINT*"),
-    ("Dilations", "const UINT*"),
-)
-
-
-def dml_max_pooling2_layout(pointer_bits: int = 64) -> StructLayout:
-    """Size and field offsets of DirectML's ``DML_MAX_POOLING2_OPERATOR_DESC``.
-
-    :mod:`ctypes` lays the struct out with the host's C alignment rules; a
-    pointer is modelled as an unsigned integer of ``pointer_bits`` bits
-    (``c_uint64`` for x64, ``c_uint32`` for x86) and ``UINT`` as ``c_uint32``,
-    so both layouts can be computed on any machine.
-
-    >>> print(dml_max_pooling2_layout(64).table())
-    DML_MAX_POOLING2_OPERATOR_DESC, 64-bit layout: 72 bytes
-      InputTensor          const DML_TENSOR_DESC*  size 8  offset +0
-      OutputTensor         const DML_TENSOR_DESC*  size 8  offset +8
-      OutputIndicesTensor  const DML_TENSOR_DESC*  size 8  offset +16
-      DimensionCount       UINT                    size 4  offset +24
-      Strides              const UINT*             size 8  offset +32
-      WindowSize           const UINT*             size 8  offset +40
-      StartPadding         const UINT*             size 8  offset +48
-      EndPadding           const UINT*             size 8  offset +56
-      Dilations            const UINT*             size 8  offset +64
-    >>> dml_max_pooling2_layout(32).size
-    36
-    """
-    pointer_bits = check_int("pointer_bits", pointer_bits)
-    if pointer_bits not in (32, 64):
-        raise PoolTutorError(
-            f"pointer_bits={pointer_bits} is not allowed: need 32 (x86) or 64 (x64)"
-        )
-    pointer = ctypes.c_uint64 if pointer_bits == 64 else ctypes.c_uint32
-    fields = [
-        (name, pointer if c_type.endswith("*") else ctypes.c_uint32)
-        for name, c_type in DML_MAX_POOLING2_FIELDS
-    ]
-    struct = type("DML_MAX_POOLING2_OPERATOR_DESC", (ctypes.Structure,), {"_fields_": fields})
-    out = tuple(
-        StructField(name, c_type, getattr(struct, name).size, getattr(struct, name).offset)
-        for name, c_type in DML_MAX_POOLING2_FIELDS
-    )
-    return StructLayout("DML_MAX_POOLING2_OPERATOR_DESC", pointer_bits, ctypes.sizeof(struct), out)
-
-
-# ------------------------------------------------------------------ ceil mode across runtimes
-
-#: What "ceil mode" is called in each runtime, and the function of
-#: :mod:`pooltutor.frameworks` that runs it (semantics.md 1.1 and 2.4).
-CEIL_RUNTIMES: tuple[tuple[str, str], ...] = (
-    ("PyTorch max_pool, ceil_mode=True", "torch_max_pool"),
-    ("ONNX MaxPool, ceil_mode=1", "onnx_max_pool"),
-    ("OpenVINO MaxPool-8, rounding_type=ceil", "openvino_max_pool/ceil"),
-    ("OpenVINO MaxPool-14, rounding_type=ceil_torch", "openvino_max_pool/ceil_torch"),
-    (
-        "TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)",
-        "tensorrt_pooling/EXPLICIT_ROUND_UP",
-    ),
-    ("TensorRT 8 CAFFE_ROUND_UP", "tensorrt_pooling/CAFFE_ROUND_UP"),
-)
-
-
-@dataclass(frozen=True)
-class RuntimeRow:
-    """One runtime's answer: its output (or why it refused) and any warning it gave."""
-
-    runtime: str
-    call: str
-    output: np.ndarray | None
-    error: str | None = None
-    notes: tuple[str, ...] = ()
-
-    @property
-    def shape(self) -> tuple[int, ...] | None:
-        """The spatial output shape (None when the runtime refused)."""
-        return None if self.output is None else tuple(self.output.shape[2:])
-
-
-@dataclass(frozen=True)
-class RuntimeTable:
-    """The answers of several runtimes to the same pooling; ``str()`` is an aligned table."""
-
-    title: str
-    rows: tuple[RuntimeRow, ...]
-
-    @property
-    def shapes(self) -> dict[str, tuple[int, ...] | None]:
-        return {row.runtime: row.shape for row in self.rows}
-
-    def row(self, runtime_or_call: str) -> RuntimeRow:
-        """The row whose runtime label or ``call`` is ``runtime_or_call``."""
-        for r in self.rows:
-            if runtime_or_call in (r.runtime, r.call):
-                return r
-        allowed = ", ".join(repr(r.call) for r in self.rows)
-        raise PoolTutorError(
-            f"runtime_or_call={runtime_or_call!r} is not a row: need one of {allowed}"
-        )
-
-    def __str__(self) -> str:
-        width = max(len(r.runtime) for r in self.rows)
-        lines = [self.title]
-        for r in self.rows:
-            if r.output is None:
-                text = f"refuses: {r.error}"
-            else:
-                values = _nested_text(r.output[0, 0])
-                text = f"{_shape_text(r.shape):<7} {values}"
-            lines.append(f"  {r.runtime:<{width}}  {text}")
-        return "\n".join(lines)
-
-    def _repr_pretty_(self, printer, cycle) -> None:
-        printer.text(str(self))
-
-
-def _nested_text(values: np.ndarray) -> str:
-    if values.ndim == 1:
-        return "[" + ", ".join(style.format_value(v) for v in values) + "]"
-    return "[" + ", ".join(_nested_text(v) for v in values) + "]"
-
-
-def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> RuntimeTable:
-    """Max-pool ``x`` "in ceil mode" in every runtime of :data:`CEIL_RUNTIMES`.
-
-    The same model exported from PyTorch with ``ceil_mode=True`` becomes an
-    ONNX ``MaxPool`` with ``ceil_mode=1``; onnx-tensorrt builds it as
-    ``EXPLICIT_ROUND_UP`` and an OpenVINO ``MaxPool-8`` IR says
-    ``rounding_type=ceil``.  Those two use the *raw* ceil, without PyTorch's
-    rule that the last window must start inside the input or the begin
-    padding, so their output can be one larger (TV02, TV03, TV04).
-
-    Parameters
-    ----------
-    x : array_like, ``(N, C, *spatial)`` with 1 or 2 spatial axes
-    kernel, stride, padding : int
-        The same on every axis; ``padding`` on both sides.
-
-    Returns
-    -------
-    RuntimeTable
-        A row per runtime with its output, or the reason it refuses the
-        combination (PyTorch's padding limit, TensorRT's CAFFE check);
-        warnings raised on the way are kept in the row's ``notes``.
-
-    Examples
-    --------
-    TV03: ``x = 1..5``, kernel 2, stride 2, padding 1:
-
-    >>> t = compare_ceil_modes(np.arange(1.0, 6.0).reshape(1, 1, 5), 2, 2, 1)
-    >>> print(t)      # doctest: +NORMALIZE_WHITESPACE
-    max pool, kernel 2, stride 2, padding 1, input 5, ceil mode:
-      PyTorch max_pool, ceil_mode=True                         3       [1, 3, 5]
-      ONNX MaxPool, ceil_mode=1                                3       [1, 3, 5]
-      OpenVINO MaxPool-8, rounding_type=ceil                   4       [1, 3, 5, -1.8e+308]
-      OpenVINO MaxPool-14, rounding_type=ceil_torch            3       [1, 3, 5]
-      TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)  4       [1, 3, 5, -inf]
-      TensorRT 8 CAFFE_ROUND_UP                                3       [1, 3, 5]
-    """
-    import warnings
-
-    from .. import frameworks
-
-    arr = check_tensor("x", x, min_ndim=3, max_ndim=4, layout="(N, C, L) or (N, C, H, W)")
-    k = check_int("kernel", kernel, minimum=1)
-    s = check_int("stride", stride, minimum=1)
-    p = check_int("padding", padding, minimum=0)
-    nd = arr.ndim - 2
-    calls = {
-        "torch_max_pool": lambda: frameworks.torch_max_pool(arr, k, s, p, ceil_mode=True),
-        "onnx_max_pool": lambda: frameworks.onnx_max_pool(
-            arr, [k] * nd, [s] * nd, [p] * (2 * nd), ceil_mode=1
-        )[0],
-        "openvino_max_pool/ceil": lambda: frameworks.openvino_max_pool(
-            arr, s, p, p, k, rounding_type="ceil"
-        )[0],
-        "openvino_max_pool/ceil_torch": lambda: frameworks.openvino_max_pool(
-            arr, s, p, p, k, rounding_type="ceil_torch"
-        )[0],
-        "tensorrt_pooling/EXPLICIT_ROUND_UP": lambda: frameworks.tensorrt_pooling(
-            arr, k, s, p, p, padding_mode="EXPLICIT_ROUND_UP"
-        ),
-        "tensorrt_pooling/CAFFE_ROUND_UP": lambda: frameworks.tensorrt_pooling(
-            arr, k, s, p, p, padding_mode="CAFFE_ROUND_UP"
-        ),
-    }
-    rows = []
-    for runtime, call in CEIL_RUNTIMES:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                out, error = calls[call](), None
-            except (PoolTutorError, PoolTutorTypeError) as exc:
-                out, error = None, str(exc)
-        rows.append(RuntimeRow(runtime, call, out, error, tuple(str(w.message) for w in caught)))
-    size = " x ".join(str(n) for n in arr.shape[2:])
-    title = f"max pool, kernel {k}, stride {s}, padding {p}, input {size}, ceil mode:"
-    return RuntimeTable(title, tuple(rows))

@@ -22,6 +22,7 @@ is the kernel-free form for exported slides: one frame per output cell.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,6 @@ from .indices import (
     LAYOUT_USERS,
     MAX_ELEMENTS,
     index_layouts_figsize,
-    index_overlays,
     move_index_layouts,
     plot_index_layouts,
 )
@@ -49,28 +49,29 @@ TV22_INPUT = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
 _AXIS_NAMES = {1: ("w",), 2: ("h", "w"), 3: ("d", "h", "w")}
 
 
-def _slide_size(figsize, limit=(9.5, 6.2)):
-    """``figsize`` scaled down (aspect kept) to fit a slide's 1024x768 area at 80 dpi.
+def _png(rgba) -> bytes:
+    """PNG bytes of an RGBA canvas buffer (Pillow; fast compression: a widget frame)."""
+    from PIL import Image
 
-    >>> _slide_size((12.0, 9.2))
-    (8.09, 6.2)
-    """
-    w, h = figsize
-    scale = min(1.0, limit[0] / w, limit[1] / h)
-    return round(w * scale, 2), round(h * scale, 2)
+    arr = np.ascontiguousarray(np.asarray(rgba)[..., :3])       # an opaque figure: RGB
+    buf = io.BytesIO()
+    Image.fromarray(arr, "RGB").save(buf, format="png", compress_level=1)
+    return buf.getvalue()
 
 
 class IndexLayoutExplorer(Explorer):
     """Choose ``n``, ``c`` and an output cell; see its winner flattened in every index layout.
 
     The numbers per layout are also listed under the picture, with the
-    ``explain()`` text of the cell (the figure has no table, for speed).
+    ``explain()`` text of the cell (the figure has no table).
 
-    Another output cell, and another kernel, stride or padding rule that leaves the
-    input panel as it is, only move the marks and rewrite the titles over the cached
-    rest of the picture (:func:`~pooltutor.viz.indices.move_index_layouts`); another
-    plane or padding draws the figure again.  Either way the picture is the one an
-    explorer made with those values draws.
+    Another output cell of the same plane only moves the marks and rewrites the
+    titles (:func:`~pooltutor.viz.indices.move_index_layouts`), drawn over the kept
+    rest of the picture with matplotlib's public blitting (``copy_from_bbox`` /
+    ``restore_region`` / ``draw_artist``).  Another plane, kernel, stride, padding or
+    rule draws the input panel again (the layout panels depend on the input's shape
+    only) and the whole figure, laid out again (constrained layout) only when the
+    input panel's extent changed.
 
     Parameters
     ----------
@@ -92,7 +93,9 @@ class IndexLayoutExplorer(Explorer):
     plot : IndexLayoutsPlot or None
         What is drawn now.
     state : dict
-        ``out_index``, ``position``, ``numbers`` (per layout) and the parameters.
+        ``out_index``, ``position``, ``numbers`` (per layout), ``window`` (the input
+        panel's window cells), ``padding_rule``, the parameters, and ``update``:
+        ``"step"`` (marks moved, blitted) or ``"full"`` (figure drawn again).
     """
 
     def __init__(self, x=None, *, kernel: int = 2, stride: int = 1, padding: int = 0,
@@ -131,11 +134,14 @@ class IndexLayoutExplorer(Explorer):
             for name in _AXIS_NAMES[len(spatial)]
         )
         self.plot = None
-        self._key = None
+        self._key = None            # (kernel, stride, padding, pad_taps) of self.plot
+        self._stepped = False       # the last draw only moved the marks
+        self._relayout = True       # the next full draw lays the figure out again
+        self._background = None     # the canvas without the moving marks (blitting)
         super().__init__(
             controls=[[self.n, self.c, *self.out],
                       [self.kernel, self.stride, self.padding, self.pad_taps]],
-            figsize=_slide_size(index_layouts_figsize(x.shape, table=False)), dpi=dpi)
+            figsize=index_layouts_figsize(x.shape, table=False), dpi=dpi)
         self.watch(self.n, self.c, self.kernel, self.stride, self.padding, self.pad_taps,
                    *self.out)
         self._sync_bounds()
@@ -151,7 +157,7 @@ class IndexLayoutExplorer(Explorer):
         except (ValueError, TypeError):
             return                      # draw() shows the reason
         with self._hold():
-            for slider, size in zip(self.out, geom.output_shape, strict=True):
+            for slider, size in zip(self.out, geom.output_shape):
                 if slider.value > size - 1:
                     slider.value = size - 1
                 slider.max = size - 1
@@ -166,37 +172,65 @@ class IndexLayoutExplorer(Explorer):
     def draw(self) -> dict[str, Any]:
         out_index = self.out_index
         key = (self.kernel.value, self.stride.value, self.padding.value, self.pad_taps.value)
-        plot = result = None
-        if self.plot is not None:
-            # another cell, or another pooling that draws the same input panel (a new kernel
-            # or stride, mostly): only the marks and titles move, blitted over the cached
-            # background; None for another plane or another padded extent / padding rule
-            result = self.plot.result
-            if key != self._key:            # the engine runs (and refuses) before any drawing
-                result = max_pool(self.x, *key[:3], pad_taps=key[3], return_indices=True)
-            plot = move_index_layouts(self.plot, out_index, result=result)
-            if plot is not None:
-                self._key = key
-        if plot is None:
-            # everything drawn again (the unchanged layout panels paste their last pixels)
-            if result is None:
-                plot = plot_index_layouts(self.x, *key[:3], pad_taps=key[3],
-                                          out_index=out_index, table=False, fig=self.figure)
-            else:                           # pooled once
-                plot = plot_index_layouts(result, out_index=out_index, table=False,
-                                          fig=self.figure)
-            self._key = key
-            self.invalidate()
+        old = self.plot
+        # the engine runs (and refuses) before anything is drawn
+        result = (old.result if old is not None and key == self._key else
+                  max_pool(self.x, *key[:3], pad_taps=key[3], return_indices=True))
+        if old is None:
+            self.figure.set_layout_engine("constrained")
+            plot = plot_index_layouts(result, out_index=out_index, table=False,
+                                      fig=self.figure)
+            self._stepped, self._relayout = False, True
+        else:
+            # the layout panels stay; the input panel is drawn again when it changes
+            plot = move_index_layouts(old, out_index, result=result)
+            self._stepped = plot.marks["input"] is old.marks["input"]
+            self._relayout = (plot.extent != old.extent
+                              or plot.padding_rule != old.padding_rule)
+        self._key = key
         self.plot = plot
-        self.animated = index_overlays(plot)
         table = "\n".join(f"  {lay:<16s}{plot.numbers[lay]:>5d}   {LAYOUT_USERS[lay]}"
                           for lay in INDEX_LAYOUTS)
         self.set_explain(plot.result.explain(*out_index)
                          + "\n\nthe winner's index in every layout:\n" + table)
         return {"out_index": out_index, "position": plot.position,
-                "numbers": dict(plot.numbers), "kernel": self.kernel.value,
+                "numbers": dict(plot.numbers), "window": plot.input_window,
+                "padding_rule": plot.padding_rule, "kernel": self.kernel.value,
                 "stride": self.stride.value, "padding": self.padding.value,
-                "pad_taps": self.pad_taps.value}
+                "pad_taps": self.pad_taps.value,
+                "update": "step" if self._stepped else "full"}
+
+    def render(self) -> bytes:
+        """Encode the figure as PNG into :attr:`image`.  After a step (:meth:`draw` only
+        moved the marks) the kept background is restored and only the moving artists
+        are drawn on it; otherwise the whole figure is drawn (the moving artists apart,
+        to keep the background without them) and then the moving artists."""
+        fig = self.figure
+        canvas = fig.canvas
+        moving = self.plot.moving_artists() if self.plot is not None else []
+        if self._stepped and self._background is not None:
+            canvas.restore_region(self._background)
+            for artist in moving:
+                fig.draw_artist(artist)
+        else:
+            # laid out again only when the input panel's extent changed: the Axes keep
+            # their places otherwise (the layout is a large part of a redraw)
+            fig.set_layout_engine("constrained" if self._relayout else "none")
+            for artist in moving:
+                artist.set_animated(True)
+            try:
+                canvas.draw()
+                self._background = canvas.copy_from_bbox(fig.bbox)
+                for artist in moving:
+                    fig.draw_artist(artist)
+            finally:           # a savefig of the figure draws them as any artist
+                for artist in moving:
+                    artist.set_animated(False)
+                fig.set_layout_engine("none")
+        png = _png(canvas.buffer_rgba())
+        self.png = png
+        self.image.value = png
+        return png
 
     # ------------------------------------------------------------ kernel-free
 
@@ -218,7 +252,7 @@ class IndexLayoutExplorer(Explorer):
         def apply(idx):
             with self._hold():
                 self.n.value, self.c.value = idx[:2]
-                for slider, v in zip(self.out, idx[2:], strict=True):
+                for slider, v in zip(self.out, idx[2:]):
                     slider.value = v
             self.safe_update()
 

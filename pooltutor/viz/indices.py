@@ -13,8 +13,8 @@ framework flattens that position differently (``api.md``, "Index layouts";
   plane, channel-interleaved for TensorFlow's NHWC), the winner marked;
 * a table of the winner's number in every layout, with who uses it.
 
-Every number comes from :func:`pooltutor.indexing.convert_indices`: this
-module never re-derives a layout formula.
+Every number comes from :mod:`pooltutor.indexing` (:func:`~pooltutor.indexing.layout_numbers`,
+:func:`~pooltutor.indexing.winner_numbers`): this module never re-derives a layout formula.
 
 >>> import numpy as np
 >>> from pooltutor.viz.indices import plot_index_layouts
@@ -27,14 +27,14 @@ module never re-derives a layout formula.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from ..errors import PoolTutorError, PoolTutorTypeError, check_index_within
-from ..indexing import INDEX_LAYOUTS, convert_indices
+from ..indexing import INDEX_LAYOUTS, axis_steps, convert_indices, layout_numbers, winner_numbers
 from ..pooling import PoolResult, max_pool
 from . import style
 
@@ -42,16 +42,9 @@ __all__ = [
     "LAYOUT_USERS",
     "LAYOUT_COLORS",
     "IndexLayoutsPlot",
-    "axis_steps",
     "index_layouts_figsize",
-    "keep_axes",
-    "prepare_figure",
-    "index_overlays",
-    "layout_numbers",
     "move_index_layouts",
-    "path_arrows",
     "plot_index_layouts",
-    "winner_numbers",
 ]
 
 #: Who flattens indices this way (api.md, "Index layouts").
@@ -72,7 +65,7 @@ LAYOUT_USERS_SHORT = MappingProxyType({
     "nhwc_batch": "TensorFlow include_batch_in_index",
 })
 
-#: One colour per layout, used for its arrows and its row in the table.
+#: One colour per layout, used for its arrows, its title and its row in the table.
 LAYOUT_COLORS = MappingProxyType({
     "plane": "#1f77b4",
     "tensor": "#2ca02c",
@@ -84,16 +77,25 @@ LAYOUT_COLORS = MappingProxyType({
 #: The largest tensor drawn (every element gets a cell in every panel).
 MAX_ELEMENTS = 512
 
+#: The smallest font (points) of any text: cell numbers stay legible.
+MIN_FONT = 7.0
+
 _PAD_TEXT = {"skip": "skip", "neg_inf": "-inf", "lowest": "lowest"}
+_CELL_COLOR = "#f4f4f4"
+#: Stacking in a layout panel: cells 0-1, arrows 3, numbers 4, then the moving marks.
+_Z_FILL, _Z_WINDOW, _Z_NUMBER, _Z_MARK = 4.1, 4.3, 4.4, 5.0
+#: Cells smaller than this (points) are "small": only the jumps of the order get arrows
+#: (a step between neighbours would cross their digits), the winner outlined on its edge.
+_SMALL_CELL_PT = 20.0
 
 
 @dataclass(frozen=True, eq=False)
 class IndexLayoutsPlot:
-    """What :func:`plot_index_layouts` drew.
+    """What :func:`plot_index_layouts` drew (scikit-learn Display style).
 
     Attributes
     ----------
-    figure : matplotlib.figure.Figure
+    figure : matplotlib.figure.Figure (or SubFigure)
     input_ax : matplotlib.axes.Axes
         The plane ``(n, c)`` with the window and the winner.
     layout_axes : mapping of str to Axes
@@ -108,6 +110,22 @@ class IndexLayoutsPlot:
         ``(n, c, *out_spatial)`` of the output cell shown.
     result : PoolResult
         The max pooling that was drawn.
+    cell_numbers : mapping of str to ndarray
+        Every element's number per layout (what the cells of each panel hold).
+    arrows : mapping of str to tuple
+        The flattening steps drawn per layout: ``((x0, y0), (x1, y1), adjacent)`` cell
+        centres (data coordinates of the panel), in drawing order.
+    input_window : tuple of (row, col)
+        The cells of the window outlined on the input panel (padding included).
+    window_cells : tuple of (n, c, taps)
+        The input elements of the window, outlined in every layout panel.
+    padding_rule : str or None
+        The padding rule shown (in the padding cells or the title), None without padding.
+    marks : mapping of str to tuple of Artist
+        The artists that move from one output cell to the next, per panel (``"input"``,
+        then each layout): window, winner fill / number / mark.
+    number_size : float
+        Font size (points) of the numbers in the layout panels.
     """
 
     figure: Any
@@ -118,39 +136,44 @@ class IndexLayoutsPlot:
     position: tuple[int, ...] | None
     out_index: tuple[int, ...]
     result: PoolResult
+    cell_numbers: Any = None
+    arrows: Any = None
+    input_window: tuple = ()
+    window_cells: tuple = ()
+    padding_rule: str | None = None
+    marks: Any = None
+    number_size: float = 0.0
+    extent: tuple | None = None
+
+    @property
+    def axes(self) -> tuple:
+        """Every Axes drawn on, in the order ``ax=`` takes them: input, layouts, table."""
+        return (self.input_ax, *self.layout_axes.values(),
+                *(() if self.table_ax is None else (self.table_ax,)))
+
+    def moving_artists(self) -> list:
+        """What changes from one output cell to the next (:func:`move_index_layouts`): the
+        marks of every panel, the titles, the table's texts, the suptitle.  An explorer
+        draws only these on a kept background (blitting)."""
+        found = []
+        for name, ax in (("input", self.input_ax), *self.layout_axes.items()):
+            found += list(self.marks[name])
+        if name == "input":
+            found.append(ax.title)
+        if self.table_ax is not None:
+            found += list(self.table_ax.tables)
+        suptitle = _suptitle_text(self.figure)
+        if suptitle is not None:
+            found.append(suptitle)
+        return found
 
 
-def layout_numbers(input_shape, layout: str) -> np.ndarray:
-    """The flat number of every input element under ``layout``, shaped ``input_shape``.
-
-    Built by converting each element's plane position with
-    :func:`~pooltutor.indexing.convert_indices` (nothing re-derived here).
-
-    >>> layout_numbers((1, 2, 1, 2), "nhwc").tolist()      # c is the fastest axis
-    [[[[0, 2]], [[1, 3]]]]
-    >>> layout_numbers((1, 1, 2, 2), "tensor_colmajor").tolist()
-    [[[[0, 2], [1, 3]]]]
-    """
-    shape = tuple(int(s) for s in input_shape)
-    spatial = shape[2:]
-    plane = np.arange(int(np.prod(spatial)), dtype=np.int64).reshape(spatial)
-    plane = np.ascontiguousarray(np.broadcast_to(plane, shape))
-    return convert_indices(plane, shape, "plane", layout)
-
-
-def winner_numbers(result: PoolResult, out_index, layouts=INDEX_LAYOUTS) -> dict[str, int]:
-    """The number of the winner of ``result.output[out_index]`` in every layout.
-
-    >>> x = np.arange(12.0).reshape(1, 2, 2, 3)
-    >>> r = max_pool(x, 2, 1, return_indices=True)
-    >>> winner_numbers(r, (0, 1, 0, 1))
-    {'plane': 5, 'tensor': 11, 'tensor_colmajor': 11, 'nhwc': 11, 'nhwc_batch': 11}
-    """
-    shape = result.input.shape
-    return {
-        lay: int(convert_indices(result.indices, shape, result.index_layout, lay)[tuple(out_index)])
-        for lay in layouts
-    }
+def _suptitle_text(fig):
+    """The figure's suptitle ``Text`` (the one of its texts with gid ``"suptitle"``)."""
+    for text in fig.texts:
+        if text.get_gid() == "suptitle":
+            return text
+    return None
 
 
 # --------------------------------------------------------------------------- checks
@@ -201,75 +224,112 @@ def _pool(x, kernel, stride, padding, dilation, rounding, pad_taps) -> PoolResul
                     return_indices=True)
 
 
-# --------------------------------------------------------------------------- drawing
+def _check_axes(ax, count: int, fig):
+    """``ax`` as a list of ``count`` Axes of one figure (``fig`` must then be None)."""
+    from matplotlib.axes import Axes
+
+    if fig is not None:
+        raise PoolTutorTypeError("fig and ax were both given: pass one of them")
+    axes = [ax] if isinstance(ax, Axes) else ax
+    if isinstance(axes, np.ndarray):                    # what fig.subplots returns
+        axes = list(axes.ravel())
+    if (isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__")
+            or len(axes) != count or not all(isinstance(a, Axes) for a in axes)):
+        raise PoolTutorTypeError(
+            f"ax={ax!r}: need a sequence of {count} matplotlib Axes (input panel, one per "
+            f"layout, then the table when table=True)")
+    figures = {id(a.get_figure()) for a in axes}
+    if len(figures) != 1:
+        raise PoolTutorError(f"ax: the {count} Axes lie on {len(figures)} figures: need one")
+    return list(axes)
+
+
+# --------------------------------------------------------------------------- geometry
 
 
 class _Canvas:
-    """Where cell ``(n, c, *spatial)`` goes in a layout panel (data coordinates, rows down).
+    """Where cell ``(n, c, *spatial)`` goes in a layout panel (rows down, integer cells).
 
-    Planes sit on a grid, ``n`` down and ``c`` across, one empty cell apart;
-    3-D planes show their depth slices stacked, half a cell apart.
+    Planes sit on a grid, ``n`` down and ``c`` across, one empty column apart; above
+    each row of planes an empty row holds the plane labels; 3-D planes show their depth
+    slices stacked, one empty row apart.
     """
 
     def __init__(self, shape):
         self.shape = tuple(shape)
-        n, c, *spatial = self.shape
-        self.spatial = tuple(spatial)
+        spatial = self.shape[2:]
+        self.spatial = spatial
         if len(spatial) == 1:
             self.depth, self.height, self.width = 1, 1, spatial[0]
         elif len(spatial) == 2:
             self.depth, (self.height, self.width) = 1, spatial
         else:
             self.depth, self.height, self.width = spatial
-        self.depth_gap = 0.5
-        self.plane_rows = self.depth * self.height + (self.depth - 1) * self.depth_gap
-        self.row_step = self.plane_rows + 1.4       # room for the plane label
-        self.col_step = self.width + 1.0
-
-    def origin(self, n, c):
-        return n * self.row_step, c * self.col_step
-
-    def xy(self, n, c, spatial):
-        """``(x, y)`` centre of a cell, ``spatial`` being its coordinates in the plane."""
-        spatial = tuple(spatial)
-        if len(spatial) == 1:
-            d, h, w = 0, 0, spatial[0]
-        elif len(spatial) == 2:
-            d, (h, w) = 0, spatial
-        else:
-            d, h, w = spatial
-        r0, c0 = self.origin(n, c)
-        return c0 + w, r0 + d * (self.height + self.depth_gap) + h
+        self.plane_rows = self.depth * self.height + self.depth - 1
+        self.row_step = self.plane_rows + 1
+        self.col_step = self.width + 1
 
     @property
-    def extent(self):
+    def extent(self) -> tuple[int, int]:
+        """Rows and columns of the panel's grid."""
         n, c = self.shape[:2]
-        return n * self.row_step - 1.4, c * self.col_step - 1.0
+        return n * self.row_step, c * self.col_step - 1
+
+    def origin(self, n, c) -> tuple[int, int]:
+        """Row and column of the first cell of plane ``(n, c)``."""
+        return n * self.row_step + 1, c * self.col_step
+
+    def rc(self, n, c, spatial) -> tuple[int, int]:
+        """``(row, col)`` of a cell."""
+        spatial = tuple(spatial)
+        d, h, w = (0, 0, spatial[0]) if len(spatial) == 1 else (
+            (0, *spatial) if len(spatial) == 2 else spatial)
+        r0, c0 = self.origin(n, c)
+        return r0 + d * (self.height + 1) + h, c0 + w
+
+    def xy(self, n, c, spatial) -> tuple[float, float]:
+        """``(x, y)`` data coordinates of a cell's centre."""
+        r, col = self.rc(n, c, spatial)
+        return float(col), float(r)
 
 
-def _font(canvas) -> float:
-    biggest = max(canvas.extent)
-    return 12 if biggest <= 8 else 10.5 if biggest <= 14 else 9 if biggest <= 22 else 7
+def _digits_pt(text_len: int, size: float) -> float:
+    """Width (points) of ``text_len`` digits at ``size`` (DejaVu Sans digits: 0.636 em)."""
+    return 0.64 * size * text_len
 
 
-def _plane_labels(labels, canvas, size):
-    n_count, c_count = canvas.shape[:2]
-    for n in range(n_count):
-        for c in range(c_count):
-            r0, c0 = canvas.origin(n, c)
-            labels.add(c0 - 0.5, r0 - 0.5, f"n={n}, c={c}", size - 1, "#444444", ha="left",
-                       dy=3, gid="plane-label")
+def _min_cell_in(digits: int) -> float:
+    """The smallest layout cell (inches) whose numbers can be :data:`MIN_FONT` points."""
+    return (_digits_pt(digits, MIN_FONT) / 0.86 + 1.0) / 72.0
 
 
-def _frame_axes(ax, canvas):
-    rows, cols = canvas.extent
-    ax.set_xlim(-0.6, cols - 0.4)
-    ax.set_ylim(rows - 0.4, -1.25)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+def _layout(shape, n_layouts: int, table: bool):
+    """Figure size, panel grid (rows, cols), and the planned layout cell (inches)."""
+    rows, cols = _Canvas(shape).extent
+    digits = len(str(max(int(np.prod(shape)) - 1, 0)))
+    wide = cols > 10 and rows < 0.6 * cols
+    ncols = min(2 if wide else 3, n_layouts + 1)
+    cell_in = max(_min_cell_in(digits), min(0.5, (5.0 if wide else 3.2) / cols, 3.0 / rows))
+    panel_w = max(3.2, cols * cell_in + 0.3)
+    panel_h = rows * cell_in + 0.95            # two title lines above, the caption below
+    nrows = -(-(n_layouts + 1) // ncols)
+    table_h = (0.27 * (n_layouts + 1) + 0.2) if table else 0.0
+    figsize = (max(ncols * panel_w + 0.4, 9.5), nrows * panel_h + table_h + 0.7)
+    return (round(figsize[0], 2), round(figsize[1], 2)), (nrows, ncols), (panel_h, table_h)
+
+
+def index_layouts_figsize(input_shape, n_layouts: int = len(INDEX_LAYOUTS),
+                          table: bool = True) -> tuple[float, float]:
+    """The figure size (inches) :func:`plot_index_layouts` picks for an input shape.
+
+    >>> index_layouts_figsize((2, 2, 2, 3)), index_layouts_figsize((2, 2, 2, 3), table=False)
+    ((10.9, 9.91), (10.9, 8.09))
+    """
+    figsize, _, _ = _layout(tuple(input_shape), n_layouts, table)
+    return figsize
+
+
+# --------------------------------------------------------------------------- layout panels
 
 
 def _segments(numbers: np.ndarray):
@@ -298,7 +358,7 @@ def _path_pairs(canvas, numbers):
                 unit = (n, c) + (pos[:1] if len(spatial) == 3 else ())
                 cells.append((int(numbers[(n, c) + pos]), unit, canvas.xy(n, c, pos)))
         cells.sort()
-        hops = sum(1 for a, b in zip(cells, cells[1:], strict=False) if a[1] != b[1])
+        hops = sum(1 for a, b in zip(cells, cells[1:]) if a[1] != b[1])
         if len(cells) > 2 and hops > (len(cells) - 1) / 2:
             # interleaved (NHWC channels, or depth in column-major 3-D): the order hops
             # between units at every step.  Draw each unit's own order, and the hops of
@@ -308,134 +368,76 @@ def _path_pairs(canvas, numbers):
                 if cell[1] in {f[1] for f in first}:
                     break
                 first.append(cell)
-            pairs += [(a[2], b[2]) for a, b in zip(first, first[1:], strict=False)]
+            pairs += [(a[2], b[2]) for a, b in zip(first, first[1:])]
             for unit in dict.fromkeys(cell[1] for cell in cells):
                 own = [cell for cell in cells if cell[1] == unit]
-                pairs += [(a[2], b[2]) for a, b in zip(own, own[1:], strict=False)]
+                pairs += [(a[2], b[2]) for a, b in zip(own, own[1:])]
         else:
-            pairs += [(a[2], b[2]) for a, b in zip(cells, cells[1:], strict=False)]
+            pairs += [(a[2], b[2]) for a, b in zip(cells, cells[1:])]
     return pairs
 
 
-#: Arrow heads in points (matplotlib's ``-|>`` at mutation scale 9 / 7): length, half-width.
-_HEAD = {True: (3.6, 1.8), False: (2.8, 1.4)}
-
-
-def _draw_path(ax, canvas, numbers, color, size, points_per_unit: float = 20.0,
-               jumps_only: bool = False):
+def _draw_path(ax, canvas, numbers, color, cell_pt: float):
     """The flattening order: an arrow from each number to the next, straight and solid
-    between neighbouring cells, curved and dashed where the order jumps.
+    between neighbouring cells, curved and dashed where the order jumps; returns the steps
+    drawn ``((x0, y0), (x1, y1), adjacent)``.
 
-    Drawn as two collections whatever the number of steps (one artist per arrow cost
-    ~1 ms each at every redraw): the lines (one path each, gid ``"path"``; the steps
-    are kept as ``coll.pooltutor_arrows``, ``((x0, y0), (x1, y1), adjacent)`` cell
-    centres in drawing order) and the arrow heads (triangles in points, gid
-    ``"path-heads"``).  ``points_per_unit`` (the size of a cell in points) only sets
-    where a line stops under its head.  With ``jumps_only`` the steps between
-    neighbouring cells are left out (cells too small for an arrow beside their number).
-    """
+    Two collections whatever the number of steps: the lines (gid ``"path"``) and the
+    arrow heads (triangles in points, gid ``"path-heads"``).  Small cells get only the
+    jumps (a step between neighbours would cross their digits)."""
+    from matplotlib.collections import PathCollection
     from matplotlib.colors import to_rgba
     from matplotlib.path import Path
+    from matplotlib.transforms import Affine2D
 
-    pairs = _path_pairs(canvas, numbers)
-    scale = min(1.0, points_per_unit / 22.0)        # small cells: finer arrows
-    lines, heads, tips, widths, dashes, colors, arrows = [], [], [], [], [], [], []
-    solid, faint = to_rgba(color, 0.9 * scale ** 0.5), to_rgba(color, 0.55 * scale ** 0.5)
-    jump_width = 0.9 * max(scale, 0.5)
-    if jumps_only:      # the jumps alone show the order: drawn a little stronger
-        faint, jump_width = to_rgba(color, 0.42), 0.55
-    for a, b in pairs:
+    small = cell_pt < _SMALL_CELL_PT
+    scale = min(1.0, cell_pt / 22.0)
+    solid, faint = to_rgba(color, 0.9 * scale ** 0.5), to_rgba(color, 0.6)
+    lines, heads, tips, widths, dashes, colors, steps = [], [], [], [], [], [], []
+    for a, b in _path_pairs(canvas, numbers):
         adjacent = abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 1.01
-        if adjacent and jumps_only:
+        if adjacent and small:
             continue
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = max(float(np.hypot(dx, dy)), 1e-9)
         cut = 0.27 / length                      # start and stop off the cell centres
         x0, y0 = a[0] + dx * cut, a[1] + dy * cut
         x1, y1 = b[0] - dx * cut, b[1] - dy * cut
-        head_len, half = (v * scale for v in _HEAD[adjacent])
+        head_len, half = (3.6 * scale, 1.8 * scale) if adjacent else (3.2, 1.6)
         if adjacent:
-            tx, ty = x1 - x0, y1 - y0            # direction at the tip
-            ctrl = None
+            ctrl, (tx, ty) = None, (x1 - x0, y1 - y0)
         else:
-            # matplotlib's arc3, rad=0.18, with rows pointing down (as drawn)
             ctrl = ((x0 + x1) / 2 - 0.18 * (y1 - y0), (y0 + y1) / 2 + 0.18 * (x1 - x0))
             tx, ty = x1 - ctrl[0], y1 - ctrl[1]
         norm = max(float(np.hypot(tx, ty)), 1e-9)
         ux, uy = tx / norm, ty / norm
-        # the line stops under the head (at 70% of its length), so no line end shows past it
-        back = 0.7 * head_len / points_per_unit
+        back = 0.7 * head_len / cell_pt          # the line stops under its head
         ex, ey = x1 - ux * back, y1 - uy * back
         if ctrl is None:
             lines.append(Path([(x0, y0), (ex, ey)], [Path.MOVETO, Path.LINETO]))
         else:
             lines.append(Path([(x0, y0), ctrl, (ex, ey)],
                               [Path.MOVETO, Path.CURVE3, Path.CURVE3]))
-        # the head in points: display y points up, data rows down
-        px, py = ux, -uy
+        px, py = ux, -uy                         # display y points up, rows down
         heads.append(Path([(0, 0), (-head_len * px - half * py, -head_len * py + half * px),
                            (-head_len * px + half * py, -head_len * py - half * px), (0, 0)],
                           [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]))
         tips.append((x1, y1))
-        widths.append(1.5 * max(scale, 0.5) if adjacent else jump_width)
+        widths.append(1.5 * max(scale, 0.5) if adjacent else 0.9)
         dashes.append("-" if adjacent else (0, (3, 2)))
         colors.append(solid if adjacent else faint)
-        arrows.append((tuple(a), tuple(b), adjacent))
-    if not pairs:
-        return None
-    coll, _ = _arrow_collections(ax, lines, heads, tips, widths, dashes, colors, zorder=3)
-    coll.pooltutor_arrows = tuple(arrows)
-    coll.pooltutor_style = (lines, heads, tips, widths, dashes, colors)
-    return coll
-
-
-def _arrow_collections(ax, lines, heads, tips, widths, dashes, colors, *, zorder, suffix=""):
-    """The arrows' lines (gid ``"path"``) and heads (``"path-heads"``) as two collections."""
-    from matplotlib.collections import PathCollection
-    from matplotlib.transforms import Affine2D
-
-    fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
-    coll = PathCollection(lines, facecolors="none", edgecolors=colors, linewidths=widths,
-                          linestyles=dashes, transform=ax.transData, zorder=zorder,
-                          gid="path" + suffix)
-    ax.add_collection(coll, autolim=False)
-    head_coll = PathCollection(heads, offsets=np.array(tips, dtype=float).reshape(-1, 2),
-                               offset_transform=ax.transData,
-                               transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
-                               facecolors=colors, edgecolors="none", linewidths=0,
-                               zorder=zorder, gid="path-heads" + suffix)
-    ax.add_collection(head_coll, autolim=False)
-    return coll, head_coll
-
-
-def path_arrows(ax) -> tuple:
-    """The flattening steps drawn on a layout panel: ``((x0, y0), (x1, y1), adjacent)`` cell
-    centres (read from its ``"path"`` collection; empty when there is none)."""
-    for coll in ax.collections:
-        if coll.get_gid() == "path":
-            return coll.pooltutor_arrows
-    return ()
-
-
-def axis_steps(numbers: np.ndarray) -> dict[str, int | None]:
-    """How much the number grows for one step along each axis (None: it restarts there).
-
-    Read off the numbers (from :func:`layout_numbers`) at the origin and one
-    step along each axis of length > 1.
-
-    >>> axis_steps(layout_numbers((2, 2, 2, 3), "nhwc"))
-    {'n': None, 'c': 1, 'h': 6, 'w': 2}
-    """
-    names = {3: ("n", "c", "w"), 4: ("n", "c", "h", "w"), 5: ("n", "c", "d", "h", "w")}
-    steps = {}
-    origin = (0,) * numbers.ndim
-    for axis, name in enumerate(names[numbers.ndim]):
-        if numbers.shape[axis] < 2:
-            continue
-        one = tuple(1 if a == axis else 0 for a in range(numbers.ndim))
-        step = int(numbers[one]) - int(numbers[origin])
-        steps[name] = step if step > 0 else None
-    return steps
+        steps.append((tuple(a), tuple(b), adjacent))
+    if not steps:
+        return ()
+    ax.add_collection(PathCollection(
+        lines, facecolors="none", edgecolors=colors, linewidths=widths, linestyles=dashes,
+        transform=ax.transData, zorder=3, gid="path"), autolim=False)
+    ax.add_collection(PathCollection(
+        heads, offsets=np.array(tips, dtype=float), offset_transform=ax.transData,
+        transform=Affine2D().scale(1 / 72.0) + ax.get_figure().dpi_scale_trans,
+        facecolors=colors, edgecolors="none", linewidths=0, zorder=3, gid="path-heads"),
+        autolim=False)
+    return tuple(steps)
 
 
 def _steps_text(numbers) -> str:
@@ -446,470 +448,94 @@ def _steps_text(numbers) -> str:
     return "one step along  " + ",  ".join(parts) if parts else ""
 
 
-#: Stacking of the moving marks of a panel, above its static content (cells 1, arrows 3,
-#: numbers 4): drawn last in a plot and in an explorer's blitting alike (same picture).
-_Z_FILL, _Z_ARROWS, _Z_WINDOW, _Z_NUMBER, _Z_MARK = 4.1, 4.2, 4.3, 4.4, 5.0
-
-
-def _overlay(artist):
-    """Mark ``artist`` as a moving mark (:func:`move_index_layouts` moves it), kept out of
-    the layout like every cell artist (:func:`_out_of_layout`)."""
-    artist.pooltutor_overlay = True
-    artist.set_in_layout(False)
-    return artist
-
-
-#: Cells smaller than this (points) are "small": narrower digits, no arrows through the
-#: numbers, a thin winner outline on the cell's edge (a 16x16 grid on a slide-sized figure).
-_SMALL_CELL_PT = 20.0
-#: Width of the digits in small cells (1: the font's own): taller numbers in the same width.
-_SMALL_SQUEEZE = 0.8
-
-
-def _draw_layout_panel(ax, canvas, layout, numbers, position, window_cells, size,
-                       cell_pt=20.0, squeeze=1.0):
-    """One layout panel.  What depends on the layout only (cells, numbers in grey,
-    flattening arrows, plane labels) is built once per Axes and kept
-    (``pooltutor_static``) by :func:`prepare_figure`; each call draws the moving marks
-    (:func:`_layout_overlays`)."""
+def _draw_layout_panel(ax, canvas, layout, numbers, number_size, cell_pt):
+    """One layout panel's static content: the cells (one collection of squares, gid
+    ``"cells"``), every number (gid ``"number"``), the plane labels and the arrows."""
+    rows, cols = canvas.extent
+    cells = [canvas.rc(idx[0], idx[1], idx[2:]) for idx in np.ndindex(*canvas.shape)]
     small = cell_pt < _SMALL_CELL_PT
-    key = (canvas.shape, layout, float(size), round(float(cell_pt), 2), float(squeeze))
-    static = getattr(ax, "_pooltutor_static", None)
-    if static is None or static["key"] != key or static["numbers"].axes is not ax:
-        for artist in [a for a in (*ax.collections, *ax.patches, *ax.artists)
-                       if getattr(a, "pooltutor_static", False)
-                       and a is not getattr(ax, "_pooltutor_static_lines", None)]:
-            artist.remove()
-        n_count, c_count = canvas.shape[:2]
-        where, items = {}, []
-        for n in range(n_count):
-            for c in range(c_count):
-                for pos in np.ndindex(*canvas.spatial):
-                    x, y = canvas.xy(n, c, pos)
-                    where[(n, c) + tuple(pos)] = len(items)
-                    items.append(style.CellText(str(int(numbers[(n, c) + pos])), x, y, size,
-                                                "#333333", False, "number"))
-        grid = _cell_grid(ax, canvas, edgecolor="#c4c4c4" if small else "#b0b0b0",
-                          linewidth=0.6 if small else 0.8)
-        # in small cells the numbers fill the cell: a step between neighbours would be
-        # drawn across their digits, so only the jumps (row, plane, channel) get arrows
-        arrows = _draw_path(ax, canvas, numbers, LAYOUT_COLORS.get(layout, "#333333"), size,
-                            points_per_unit=cell_pt, jumps_only=small)
-        coll = _text_paths(ax, items, squeeze=squeeze, gid="numbers", zorder=4)
-        labels = style.TextCollection()
-        _plane_labels(labels, canvas, size if not small else max(size, 5.5))
-        made = [*grid, coll, labels.draw(ax, zorder=4)]
-        made += [a for a in ax.collections if a.get_gid() == "path-heads"]
-        if arrows is not None:
-            made.append(arrows)
-        for artist in made:
-            artist.pooltutor_static = True
-        static = ax._pooltutor_static = {"key": key, "numbers": coll, "where": where,
-                                         "arrows": arrows, "canvas": canvas, "size": size,
-                                         "small": small, "squeeze": squeeze}
-        _frame_axes(ax, canvas)
-        _static_group(ax, made, key)
-    _layout_overlays(ax, position, window_cells)
-
-
-_STATIC_GROUP = None
-
-
-def _static_group(ax, members, key):
-    """Draw ``members`` (the static content of a layout panel, inside its Axes) as one
-    artist that pastes its pixels of the last draw when nothing they depend on changed.
-
-    The members stay children of ``ax`` (to be read back) but draw only through the group.
-    The pixels are reused when the canvas, the Axes' place and ``key`` are those of the
-    last draw and the pixels under the Axes are too (an explorer's full redraw after a
-    change that leaves this panel alone: another plane or padding); else the members are
-    drawn, and kept when they drew nothing outside the Axes (same picture, tested)."""
-    global _STATIC_GROUP
-    if _STATIC_GROUP is None:
-        from matplotlib.artist import Artist
-
-        class StaticGroup(Artist):
-            def draw(self, renderer):
-                if not self.get_visible():
-                    return
-                buf, region = self._region(renderer)
-                if buf is None:
-                    for m in self.members:
-                        if m.get_visible():
-                            type(m).draw(m, renderer)
-                    return
-                r0, r1, c0, c1 = region
-                gkey = (self.key, renderer.width, renderer.height, renderer.dpi, region,
-                        tuple(self.axes.bbox.bounds))
-                before = buf[r0:r1, c0:c1].copy()
-                kept = self.kept
-                if kept is not None and kept[0] == gkey and np.array_equal(before, kept[1]):
-                    buf[r0:r1, c0:c1] = kept[2]
-                    self.stale = False
-                    return
-                whole = buf.copy()
-                for m in self.members:
-                    if m.get_visible():
-                        type(m).draw(m, renderer)
-                changed = np.any(whole != buf, axis=-1)
-                changed[r0:r1, c0:c1] = False
-                # kept only when every pixel drawn lies in the region (else: drawn each time)
-                self.kept = (None if changed.any() else
-                             (gkey, before, buf[r0:r1, c0:c1].copy()))
-                self.stale = False
-
-            def _region(self, renderer):
-                """The Agg buffer and the Axes' pixels (rows, columns) and a margin, or
-                ``(None, None)`` for another renderer (a savefig, a layout pass)."""
-                canvas = _root_figure(self.axes).canvas
-                if getattr(canvas, "renderer", None) is not renderer:
-                    return None, None
-                try:
-                    buf = np.asarray(renderer.buffer_rgba())
-                except AttributeError:
-                    return None, None
-                if buf.ndim != 3 or not buf.flags.writeable:
-                    return None, None
-                box = self.axes.bbox
-                h, w = buf.shape[:2]
-                m = 3
-                r0, r1 = max(int(h - box.y1) - m, 0), min(int(np.ceil(h - box.y0)) + m, h)
-                c0, c1 = max(int(box.x0) - m, 0), min(int(np.ceil(box.x1)) + m, w)
-                return buf, (r0, r1, c0, c1)
-
-        _STATIC_GROUP = StaticGroup
-    order = {id(a): k for k, a in enumerate(ax.get_children())}
-    group = _STATIC_GROUP()
-    group.members = sorted(members, key=lambda a: (a.get_zorder(), order.get(id(a), 0)))
-    group.key, group.kept = key, None
-    for m in members:
-        m.draw = _no_draw                      # drawn by the group only
-    group.set_zorder(min(m.get_zorder() for m in members))
-    group.set_in_layout(False)
-    group.pooltutor_static = True
-    ax.add_artist(group)
-    return group
-
-
-def _no_draw(renderer):
-    """The ``draw`` of an artist drawn by a :func:`_static_group`."""
-
-
-def _cell_grid(ax, canvas, *, edgecolor, linewidth):
-    """The cells of a layout panel: one light square per plane (or depth slice) and its
-    grid lines, as two collections (gid ``"cells"``, ``"cell-lines"``): 256 squares with
-    their own edges cost ~2 ms a redraw."""
-    from matplotlib.collections import LineCollection, PolyCollection
-
-    blocks, segments = [], []
+    style.cell_squares(ax, cells, "cells", facecolors=_CELL_COLOR,
+                       edgecolors="#c4c4c4" if small else "#a8a8a8",
+                       linewidths=0.6 if small else 0.8, zorder=1)
+    steps = _draw_path(ax, canvas, numbers, LAYOUT_COLORS[layout], cell_pt)
+    labels = style.TextCollection()
+    for idx, (r, c) in zip(np.ndindex(*canvas.shape), cells):
+        labels.add(c, r, str(int(numbers[idx])), number_size, "#333333", gid="number")
+    labels.draw(ax, gid="numbers", zorder=4)
+    label_size = max(MIN_FONT, min(9.0, number_size))
     for n in range(canvas.shape[0]):
         for c in range(canvas.shape[1]):
-            for d in range(canvas.depth):
-                x0, y0 = canvas.xy(n, c, (d, 0, 0)[-len(canvas.spatial):])
-                x0, y0 = x0 - 0.5, y0 - 0.5
-                x1, y1 = x0 + canvas.width, y0 + canvas.height
-                blocks.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-                segments += [[(x0, y0 + i), (x1, y0 + i)] for i in range(canvas.height + 1)]
-                segments += [[(x0 + j, y0), (x0 + j, y1)] for j in range(canvas.width + 1)]
-    fill = PolyCollection(blocks, facecolors="#f7f7f7", edgecolors="none", zorder=1,
-                          gid="cells")
-    lines = LineCollection(segments, colors=edgecolor, linewidths=linewidth, zorder=1.01,
-                           gid="cell-lines")
-    for coll in (fill, lines):
-        ax.add_collection(coll, autolim=False)
-    return fill, lines
+            r0, c0 = canvas.origin(n, c)
+            ax.text(c0 - 0.45, r0 - 0.75, f"n={n}, c={c}", fontsize=label_size,
+                    color="#444444", ha="left", va="center", gid="plane-label")
+    ax.set_xlim(-0.6, cols - 0.4)
+    ax.set_ylim(rows - 0.4, -0.6)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    return steps
 
 
-def _glyph_path(text: str, size: float, bold: bool, squeeze: float):
-    """The outline of ``text`` at ``size`` points centred on its cell, ``squeeze`` times its
-    width (:func:`~pooltutor.viz.glyphs.cell_path`)."""
-    from .glyphs import cell_path
-
-    return cell_path((text, size, "center", 0.0, 0.0, bool(bold)), squeeze)
-
-
-def _text_paths(ax, items, *, squeeze=1.0, bold=False, gid="numbers", zorder=4.0):
-    """``items`` (:class:`~pooltutor.viz.style.CellText`, centred on their cells) as one
-    ``PathCollection`` (read back with :func:`~pooltutor.viz.style.texts_of`), the glyphs
-    ``squeeze`` times their width."""
-    from matplotlib.collections import PathCollection
-    from matplotlib.transforms import Affine2D
-
-    fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
-    coll = PathCollection([_glyph_path(t.text, t.size, bold, squeeze) for t in items],
-                          offsets=np.array([(t.x, t.y) for t in items], dtype=float)
-                          .reshape(-1, 2), offset_transform=ax.transData,
-                          transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans,
-                          facecolors=[t.color for t in items] or "black", edgecolors="none",
-                          linewidths=0, gid=gid, zorder=zorder)
-    coll.set_clip_on(False)
-    coll.pooltutor_texts = tuple(items)
-    ax.add_collection(coll, autolim=False)
-    return coll
-
-
-def _layout_overlays(ax, position, window_cells) -> None:
-    """The moving marks of a layout panel, above its static content: the winner cell filled,
-    the arrows through it drawn again over the fill (clipped to the cell), the window cells
-    outlined, the winner's number in bold black (gid ``"winner-number"``; the static grey
-    number lies under the fill) and the winner mark.
-
-    The artists are made once per panel and then moved (``static``): making patches and
-    collections costs more than drawing them."""
+def _layout_marks(ax, number_size, small):
+    """The moving marks of a layout panel (made once, moved by :func:`_move_layout_marks`):
+    winner fill, window outlines, the winner's number in bold black, the winner mark."""
     from matplotlib.patches import Rectangle
 
-    static = ax._pooltutor_static
-    canvas = static["canvas"]
-    shown = []
-    if position is not None:
-        x, y = canvas.xy(position[0], position[1], position[2:])
-        fill = static.get("fill")
-        if fill is None:
-            fill = static["fill"] = _overlay(Rectangle(
-                (x - 0.5, y - 0.5), 1, 1, facecolor=style.WINNER_COLOR, edgecolor="none",
-                alpha=0.85, zorder=_Z_FILL, gid="winner-fill"))
-        fill.set_xy((x - 0.5, y - 0.5))
-        shown.append(fill)
-        if not static["small"]:     # small cells: only faint jump arrows, left under the fill
-            shown += _winner_arrows(ax, static, x, y)
-    if window_cells:
-        # one collection, kept and moved (``pooltutor_cells``: (row, col) = (y, x))
-        cells = [canvas.xy(n, c, pos)[::-1] for n, c, pos in window_cells]
-        window = static.get("window")
-        if window is None:
-            window = static["window"] = _overlay(style.cell_squares(
-                ax, cells, "window", facecolors="none", edgecolors=style.WINDOW_COLOR,
-                linewidths=1.6, linestyles=[(0, (2, 1.5))], zorder=_Z_WINDOW))
-        else:
-            window.set_verts([[(j - 0.5, i - 0.5), (j + 0.5, i - 0.5), (j + 0.5, i + 0.5),
-                               (j - 0.5, i + 0.5)] for i, j in cells])
-            window.pooltutor_cells = tuple((round(i), round(j)) for i, j in cells)
-        shown.append(window)
-    if position is not None:
-        item = static["numbers"].pooltutor_texts[static["where"][tuple(position)]]
-        shown.append(_winner_number(ax, static, item))
-        mark = static.get("mark")
-        if static["small"]:
-            # a thin dark outline on the cell's edge: the bold number keeps the whole cell
-            if mark is None:
-                mark = static["mark"] = _overlay(Rectangle(
-                    (x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor=style.RIM_COLOR,
-                    linewidth=1.2, zorder=_Z_MARK, gid="winner"))
-                ax.add_artist(mark)
-            mark.set_xy((x - 0.5, y - 0.5))
-        else:
-            if mark is None:
-                mark = static["mark"] = _overlay(style.mark_cell(ax, (y, x), autolim=False))
-                mark.set_zorder(_Z_MARK)
-            mark.set_xy((x - 0.42, y - 0.42))             # as style.mark_cell places it
-        shown.append(mark)
-    _show_only(ax, shown)
-
-
-def _show_only(ax, artists) -> None:
-    """Make ``artists`` the moving marks of ``ax``: kept ones are put back (a plot's
-    redraw strips them), the marks not listed are taken off."""
-    from matplotlib.collections import Collection
-
-    keep = set(map(id, artists))
-    for artist in [a for a in (*ax.patches, *ax.collections, *ax.artists)
-                   if getattr(a, "pooltutor_overlay", False) and id(a) not in keep]:
-        artist.remove()
-    for artist in artists:
-        if artist.axes is None:
-            box = artist.get_clip_box()     # adding resets it to the Axes' (winner arrows)
-            if isinstance(artist, Collection):
-                ax.add_collection(artist, autolim=False)
-            else:
-                ax.add_artist(artist)
-            if box is not None:
-                artist.set_clip_box(box)
-
-
-def _winner_number(ax, static, item):
-    """The winner's number in bold black over its fill: one kept collection, re-pathed."""
-    from matplotlib.collections import PathCollection
-    from matplotlib.transforms import Affine2D
-
-    coll = static.get("bold")
-    path = _glyph_path(item.text, item.size, True, static["squeeze"])
-    if coll is None:
-        fig = ax.get_figure(root=True) if style._takes_root(ax) else ax.figure
-        coll = static["bold"] = _overlay(PathCollection(
-            [path], offsets=np.array([(item.x, item.y)], dtype=float),
-            offset_transform=ax.transData,
-            transform=Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans, facecolors="black",
-            edgecolors="none", linewidths=0, gid="winner-number", zorder=_Z_NUMBER))
-        coll.set_clip_on(False)
+    fill = Rectangle((-0.5, -0.5), 1, 1, facecolor=style.WINNER_COLOR, edgecolor="none",
+                     alpha=0.85, zorder=_Z_FILL, gid="winner-fill")
+    ax.add_patch(fill)
+    window = style.cell_squares(ax, [(0, 0)], "window", facecolors="none",
+                                edgecolors=style.WINDOW_COLOR, linewidths=1.6,
+                                linestyles=[(0, (2, 1.5))], zorder=_Z_WINDOW)
+    bold = _bold_number(ax, "", 0, 0, number_size)
+    if small:       # a thin dark outline on the cell's edge: the bold number keeps the cell
+        mark = Rectangle((-0.5, -0.5), 1, 1, fill=False, edgecolor=style.RIM_COLOR,
+                         linewidth=1.4, zorder=_Z_MARK, gid="winner")
+        ax.add_patch(mark)
     else:
-        coll.set_paths([path])
-        coll.set_offsets([(item.x, item.y)])
-    coll.pooltutor_texts = (style.CellText(item.text, item.x, item.y, item.size, "black", True,
-                                           "winner-number"),)
+        mark = style.mark_cell(ax, (0, 0))
+        mark.set_zorder(_Z_MARK)
+    for artist in (fill, window, bold, mark):
+        artist.set_in_layout(False)
+    return [fill, window, bold, mark]
+
+
+def _bold_number(ax, text, x, y, size):
+    """The winner's number in bold black over its fill (gid ``"winner-number"``)."""
+    labels = style.TextCollection()
+    labels.add(x, y, text, size, "black", gid="winner-number", bold=True)
+    coll = labels.draw(ax, gid="winner-number", zorder=_Z_NUMBER)
+    coll.set_in_layout(False)
     return coll
 
 
-def _winner_arrows(ax, static, x, y) -> list:
-    """The arrows through the winner cell at ``(x, y)``, drawn again over its fill and
-    clipped to the cell: two kept collections (lines, heads) given the steps near the cell
-    (their styles are set again only when the mix of solid and dashed steps changes)."""
-    from matplotlib.transforms import Bbox, TransformedBbox
-
-    arrows = static["arrows"]
-    if arrows is None:
-        return []
-    lines, heads, tips, widths, dashes, colors = arrows.pooltutor_style
-    ext = static.get("extents")
-    if ext is None:     # the lines' control-point boxes (they hold each curve)
-        ext = static["extents"] = np.array(
-            [(*v.min(axis=0), *v.max(axis=0)) for v in (p.vertices for p in lines)])
-    # the lines that may pass through the cell (a head reaches 0.5 past its line)
-    keep = np.nonzero((ext[:, 0] <= x + 1) & (ext[:, 2] >= x - 1)
-                      & (ext[:, 1] <= y + 1) & (ext[:, 3] >= y - 1))[0].tolist()
-    if not keep:
-        return []
-    # every style of a step follows from whether it joins neighbouring cells
-    styles = tuple(arrows.pooltutor_arrows[i][2] for i in keep)
-    kept = static.get("winner_arrows")
-    if kept is None:
-        kept = static["winner_arrows"] = _arrow_collections(
-            ax, *([seq[i] for i in keep] for seq in (lines, heads, tips, widths, dashes,
-                                                      colors)),
-            zorder=_Z_ARROWS, suffix="-winner")
-        for coll in kept:
-            _overlay(coll)
-    else:
-        line_coll, head_coll = kept
-        line_coll.set_paths([lines[i] for i in keep])
-        head_coll.set_paths([heads[i] for i in keep])
-        head_coll.set_offsets(np.array([tips[i] for i in keep], dtype=float).reshape(-1, 2))
-        if styles != static.get("winner_styles"):
-            line_coll.set_edgecolor([colors[i] for i in keep])
-            line_coll.set_linewidth([widths[i] for i in keep])
-            line_coll.set_linestyle([dashes[i] for i in keep])
-            head_coll.set_facecolor([colors[i] for i in keep])
-    static["winner_styles"] = styles
-    clip = TransformedBbox(Bbox.from_extents(x - 0.5, y - 0.5, x + 0.5, y + 0.5), ax.transData)
-    for coll in kept:
-        coll.set_clip_box(clip)
-    return list(kept)
+def _squares(cells):
+    return [[(j - 0.5, i - 0.5), (j + 0.5, i - 0.5), (j + 0.5, i + 0.5), (j - 0.5, i + 0.5)]
+            for i, j in cells]
 
 
-def _draw_input_panel(ax, result, out_index, position, size, cell_inches=0.4):
-    """The plane (n, c): values, padding (hatched, labelled), the window and the winner.
+def _move_layout_marks(marks, canvas, numbers, position, window_cells, small, number_size):
+    fill, window, bold, mark = marks
+    cells = [canvas.rc(n, c, taps) for n, c, taps in window_cells]
+    window.set_verts(_squares(cells))
+    window.set_visible(bool(cells))
+    won = position is not None
+    for artist in (fill, bold, mark):
+        artist.set_visible(won)
+    marks[2].set_visible(won)
+    if won:
+        r, c = canvas.rc(position[0], position[1], position[2:])
+        fill.set_xy((c - 0.5, r - 0.5))
+        ax = bold.axes
+        bold.remove()
+        marks[2] = _bold_number(ax, str(int(numbers[tuple(position)])), c, r, number_size)
+        half = 0.5 if small else 0.42
+        mark.set_xy((c - half, r - half))
 
-    Drawn for speed (:func:`pooltutor.viz.heatmaps._grid`): one image, the padding cells
-    as one hatched collection (gid ``"padding"``), cells past the padded input as one
-    collection (gid ``"outside"``), every text (values, padding labels, row / column
-    indices, axis names) in one text collection, no axis machinery.
-    """
-    from .heatmaps import _grid, _index_labels, _tick_range
 
-    x = result.input
-    n, c = out_index[:2]
-    o = out_index[2:]
-    geom = result.geometry
-    plane = x[n, c]
-    vmin, vmax = style.shared_limits(x)
-    pad_taps = result.rules.get("pad_taps", "skip")
-    taps = geom.window(o)
-    labels = style.TextCollection()
-    ax.set_axis_off()
-    ax.set_aspect("equal")
-    tick = max(5.0, size - 1.5)
-    if plane.ndim == 3:
-        # depth slices stacked; padding along depth is not drawn (noted in the title)
-        depth, height, width = plane.shape
-        for d in range(depth):
-            _grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0),
-                  cell_inches=cell_inches, labels=labels)
-        info = ax._pooltutor_input = {"plane": (n, c), "extent": None, "rule": None,
-                                      "padded": False, "cell_inches": cell_inches}
-        info["key"] = _input_key(result, out_index, info)
-        _input_overlays(ax, result, out_index, position)
-        ax.set_xlim(-0.5, width - 0.5)
-        ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
-        for d in range(depth):
-            for h in range(height):
-                labels.add(-0.5, d * (height + 1) + h, f"d{d} h{h}", tick, "#333333",
-                           gid="tick", ha="right-center", dx=-3)
-        _index_labels(ax, labels, [], _tick_range(0, width), size=tick)
-        ax.set_ylim(depth * (height + 1) - 1.5 + (1.6 * tick + 6) / (cell_inches * 72.0), -0.5)
-        labels.draw(ax)
-        return None
-    plane2 = plane[None, :] if plane.ndim == 1 else plane
-    pads = [(a.pad_begin, a.pad_end) for a in geom.axes]
-    if plane.ndim == 1:
-        pads = [(0, 0)] + pads
-        tap_rows = (0,)
-        tap_cols = taps[0][0]
-    else:
-        tap_rows, tap_cols = taps[0][0], taps[1][0]
-    rows, cols = plane2.shape
-    # the canvas: the padded plane, extended to any ceil-mode overhang of this window
-    r_lo = min(-pads[0][0], min(tap_rows))
-    r_hi = max(rows + pads[0][1], max(tap_rows) + 1)
-    c_lo = min(-pads[1][0], min(tap_cols))
-    c_hi = max(cols + pads[1][1], max(tap_cols) + 1)
-    canvas = np.full((r_hi - r_lo, c_hi - c_lo), np.nan)
-    canvas[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = plane2
-    padding = np.zeros(canvas.shape, dtype=bool)
-    padding[-r_lo - pads[0][0]:-r_lo + rows + pads[0][1],
-            -c_lo - pads[1][0]:-c_lo + cols + pads[1][1]] = True
-    padding[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False
-    outside = np.isnan(canvas) & ~padding
-    outside[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False      # NaN inputs stay inputs
-    written = False
-    # outside cells are drawn as a mask of their own (no value written)
-    _grid(ax, canvas, vmin=vmin, vmax=vmax, offset=(r_lo, c_lo),
-          mask=padding | outside if (padding | outside).any() else None,
-          mask_text=None, annotate=max(canvas.shape) <= style.MAX_ANNOTATED,
-          cell_inches=cell_inches, labels=labels)
-    # the masked cells' collection is rebuilt below: padding and outside apart
-    for coll in [co for co in ax.collections if co.get_gid() == "padding"]:
-        coll.remove()
-    if padding.any():
-        style.cell_squares(ax, [(r_lo + i, c_lo + j) for i, j in zip(*np.nonzero(padding),
-                                                                      strict=True)],
-                           "padding", merged=True, facecolors=style.PAD_COLOR,
-                           hatch=style.PAD_HATCH, edgecolors="#9a9a9a", linewidths=0.5,
-                           zorder=1.5)
-        pad_text = _PAD_TEXT[pad_taps]
-        written, pad_size = _pad_text_fits(pad_text, cell_inches)
-        if written:
-            for i, j in zip(*np.nonzero(padding), strict=True):
-                labels.add(c_lo + j, r_lo + i, pad_text, pad_size, "#555555",
-                           gid="padding-text")
-    if outside.any():
-        out_cells = [(r_lo + i, c_lo + j) for i, j in zip(*np.nonzero(outside), strict=True)]
-        style.cell_squares(ax, out_cells, "outside", facecolors=style.OUTSIDE_COLOR,
-                           edgecolors="#c8c8c8", linestyles=":", linewidths=0.8, zorder=1.5)
-        for i, j in out_cells:
-            labels.add(j, i, "out", max(4.5, min(size - 3.5, 0.3 * cell_inches * 72)),
-                       "#777777", gid="outside-text")
-    rule = _PAD_TEXT[pad_taps] if padding.any() and not written else None
-    info = ax._pooltutor_input = {"plane": (n, c), "extent": (r_lo, r_hi, c_lo, c_hi),
-                                  "rule": rule, "padded": bool(padding.any()),
-                                  "cell_inches": cell_inches}
-    info["key"] = _input_key(result, out_index, info)
-    _input_overlays(ax, result, out_index, position)
-    # room inside the Axes for the indices and axis names (texts stay out of the layout)
-    cell_pt = cell_inches * 72.0
-    left = (0.0 if plane.ndim == 1 else (1.9 * tick + 8 + 1.2 * tick) / cell_pt)
-    ax.set_xlim(c_lo - 0.5, c_hi - 0.5)
-    ax.set_ylim(r_hi - 0.5, r_lo - 0.5)
-    _index_labels(ax, labels, [] if plane.ndim == 1 else _tick_range(r_lo, r_hi),
-                  _tick_range(c_lo, c_hi), size=tick)
-    ax.set_xlim(c_lo - 0.5 - left, c_hi - 0.5)
-    ax.set_ylim(r_hi - 0.5 + (3.2 * tick + 8) / cell_pt, r_lo - 0.5)
-    labels.add((c_lo + c_hi - 1) / 2, r_hi - 0.5, "w", tick + 0.5, "#222222", gid="axis-label",
-               ha="title", dy=-(2 * tick + 6))
-    if plane.ndim == 2:
-        labels.add(c_lo - 0.5, (r_lo + r_hi - 1) / 2, "h", tick + 0.5, "#222222",
-                   gid="axis-label", ha="right-center", dx=-(1.9 * tick + 8))
-    labels.draw(ax)
-    # cells too small for the padding rule: the caller puts it in the title
-    return rule
+# --------------------------------------------------------------------------- input panel
 
 
 def _input_extent(result, out_index) -> tuple[int, int, int, int]:
@@ -917,7 +543,7 @@ def _input_extent(result, out_index) -> tuple[int, int, int, int]:
     plane, extended to any ceil-mode overhang of the window of ``out_index``."""
     geom = result.geometry
     taps = geom.window(tuple(out_index[2:]))
-    pads = [(a.pad_begin, a.pad_end) for a in geom.axes]
+    pads = [(getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0)) for a in geom.axes]
     shape = result.input.shape[2:]
     if len(shape) == 1:
         pads, shape = [(0, 0)] + pads, (1,) + tuple(shape)
@@ -928,43 +554,9 @@ def _input_extent(result, out_index) -> tuple[int, int, int, int]:
             min(-pads[1][0], min(tap_cols)), max(shape[1] + pads[1][1], max(tap_cols) + 1))
 
 
-def _pad_text_fits(pad_text: str, cell_inches: float) -> tuple[bool, float]:
-    """Whether the padding rule ``pad_text`` is written in padding cells ``cell_inches``
-    wide (else the title names it), and its font size."""
-    from .heatmaps import cell_font_sizes
-
-    _, pad_size = cell_font_sizes(cell_inches, 1, len(pad_text))
-    return 0.62 * pad_size * len(pad_text) <= 0.9 * cell_inches * 72, pad_size
-
-
-def _input_key(result, out_index, info) -> tuple:
-    """What the static part of the input panel (drawn with ``info``: its padding cells and
-    cell size) depends on besides the input: the plane, the drawn extent (padded plane
-    and any ceil-mode overhang), the pads and, when it is written in the padding cells,
-    the padding rule.  Two poolings of one input with the same key draw the same panel."""
-    pads = tuple((getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0))
-                 for a in result.geometry.axes)
-    extent = None if result.input.ndim == 5 else _input_extent(result, out_index)
-    pad_text = _PAD_TEXT[result.rules.get("pad_taps", "skip")]
-    written = info["padded"] and _pad_text_fits(pad_text, info["cell_inches"])[0]
-    return (tuple(out_index[:2]), extent, pads, pad_text if written else None)
-
-
-def _same_input(a, b) -> bool:
-    """Whether two poolings read the same input (the same array, or equal ones)."""
-    x, y = a.input, b.input
-    if x is y:
-        return True
-    if x.shape != y.shape or x.dtype != y.dtype:
-        return False
-    return bool(np.array_equal(x, y, equal_nan=x.dtype.kind in "fc"))
-
-
-def _input_overlays(ax, result, out_index, position) -> None:
-    """The moving marks of the input panel: the window's cells outlined (gid
-    ``"window"``, not clipped: an outline on an edge cell is drawn whole) and the winner.
-    Kept in ``ax._pooltutor_input`` and moved (a window of another size gets new outlines)."""
-    info = ax._pooltutor_input
+def _input_window(result, out_index) -> tuple[list, tuple | None]:
+    """The window's cells on the input panel (padding and overhang included) and the
+    winner's cell, as ``(row, col)``."""
     taps = result.geometry.window(tuple(out_index[2:]))
     shape = result.input.shape[2:]
     if len(shape) == 3:
@@ -972,116 +564,234 @@ def _input_overlays(ax, result, out_index, position) -> None:
         cells = [(d * (height + 1) + h, w)
                  for d in taps[0][0] for h in taps[1][0] for w in taps[2][0]
                  if 0 <= d < depth and 0 <= h < height and 0 <= w < width]
-        mark_at = None if position is None else (
-            position[2] * (height + 1) + position[3], position[4])
-        linewidth, zorder = 2.5, None
+    elif len(shape) == 1:
+        cells = [(0, w) for w in taps[0][0]]
     else:
-        tap_rows, tap_cols = ((0,), taps[0][0]) if len(shape) == 1 else (taps[0][0],
-                                                                           taps[1][0])
-        cells = [(r, cc) for r in tap_rows for cc in tap_cols]
-        mark_at = None if position is None else (
-            (0, position[2]) if len(shape) == 1 else tuple(position[2:]))
-        linewidth, zorder = 3, 3
-    outlines = info.get("outlines")
-    if outlines is None or len(outlines) != len(cells):
-        outlines = info["outlines"] = style.outline_cells(ax, cells, label="window",
-                                                          linewidth=linewidth, autolim=False)
-        for patch in outlines:
-            if zorder is not None:
-                patch.set_zorder(zorder)
-            _overlay(patch)
+        cells = [(h, w) for h in taps[0][0] for w in taps[1][0]]
+    return cells
+
+
+def _winner_cell(position):
+    if position is None:
+        return None
+    where = position[2:]
+    if len(where) == 3:
+        return None                     # set by the caller (knows the height)
+    return (0, where[0]) if len(where) == 1 else tuple(where)
+
+
+def _draw_input_panel(ax, result, out_index, cell_pt: float):
+    """The plane (n, c) with :func:`style.draw_grid`: values, padding (hatched, labelled
+    with the rule when the cells are big enough), cells past the padded input; returns
+    the padding rule to name in the title (None: written in the cells, or no padding),
+    whether padding is drawn and the drawn extent."""
+    x = result.input
+    n, c = out_index[:2]
+    plane = x[n, c]
+    vmin, vmax = style.shared_limits(x)
+    pad_taps = result.rules.get("pad_taps", "skip")
+    if plane.ndim == 3:
+        # depth slices stacked; padding along depth is not drawn (noted in the caption)
+        depth, height, width = plane.shape
+        labels = style.TextCollection()
+        for d in range(depth):
+            style.draw_grid(ax, plane[d], vmin=vmin, vmax=vmax, offset=(d * (height + 1), 0),
+                            annotate=False)
+            _values(labels, plane[d], (d * (height + 1), 0), vmin, vmax, cell_pt)
+        labels.draw(ax, gid="values", zorder=2)
+        ax.set_xlim(-0.5, width - 0.5)
+        ax.set_ylim(depth * (height + 1) - 1.5, -0.5)
+        rows = [(d * (height + 1) + h, f"d{d} h{h}") for d in range(depth) for h in range(height)]
+        ax.set_yticks([r for r, _ in rows], [t for _, t in rows])
+        ax.set_xlabel("w", fontsize=9)
+        ax.set_xticks(range(width))
+        return None, False, None
+    plane2 = plane[None, :] if plane.ndim == 1 else plane
+    geom = result.geometry
+    pads = [(getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0)) for a in geom.axes]
+    if plane.ndim == 1:
+        pads = [(0, 0)] + pads
+    rows, cols = plane2.shape
+    r_lo, r_hi, c_lo, c_hi = extent = _input_extent(result, out_index)
+    canvas = np.full((r_hi - r_lo, c_hi - c_lo), np.nan)
+    canvas[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = plane2
+    padding = np.zeros(canvas.shape, dtype=bool)
+    padding[-r_lo - pads[0][0]:-r_lo + rows + pads[0][1],
+            -c_lo - pads[1][0]:-c_lo + cols + pads[1][1]] = True
+    padding[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False
+    outside = np.isnan(canvas) & ~padding
+    outside[-r_lo:-r_lo + rows, -c_lo:-c_lo + cols] = False      # NaN inputs stay inputs
+    masked = padding | outside
+    pad_text = _PAD_TEXT[pad_taps]
+    size = 8.0 if cell_pt >= 24 else MIN_FONT
+    written = bool(padding.any()) and _digits_pt(len(pad_text), size) <= 0.9 * cell_pt
+    style.draw_grid(ax, canvas, vmin=vmin, vmax=vmax, offset=(r_lo, c_lo),
+                    mask=padding if padding.any() else None, annotate=False)
+    labels = style.TextCollection()
+    values = canvas.copy()
+    values[masked] = np.nan
+    _values(labels, values, (r_lo, c_lo), vmin, vmax, cell_pt, skip=masked)
+    if written:
+        for i, j in zip(*np.nonzero(padding)):
+            labels.add(c_lo + j, r_lo + i, pad_text, size, "#555555", gid="padding-text")
+    if outside.any():
+        cells = [(r_lo + i, c_lo + j) for i, j in zip(*np.nonzero(outside))]
+        style.cell_squares(ax, cells, "outside", facecolors=style.OUTSIDE_COLOR,
+                           edgecolors="#b8b8b8", linestyles=":", linewidths=0.8, zorder=1.5)
+        if cell_pt >= 20:
+            for i, j in cells:
+                labels.add(j, i, "out", MIN_FONT, "#666666", gid="outside-text")
+    labels.draw(ax, gid="values", zorder=2)
+    if cols > 12 or rows > 12:          # every other index: the tick labels stay apart
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(10, integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(10, integer=True))
+    if plane.ndim == 1:
+        ax.set_yticks([])
+    ax.set_xlabel("w", fontsize=9)
+    if plane.ndim == 2:
+        ax.set_ylabel("h", fontsize=9)
+    ax.set_aspect("equal")
+    rule = pad_text if padding.any() and not written else None
+    return rule, bool(padding.any()), extent
+
+
+def _values(labels, values, offset, vmin, vmax, cell_pt, skip=None):
+    """The values of a grid as cell texts (gid ``"value"``), black or white on their colour,
+    when the cells hold them at 7 points or more."""
+    texts = [style.format_value(v) for v in values.ravel()]
+    longest = max((len(t) for t in texts), default=1)
+    size = min(9.0, 0.86 * (cell_pt - 1) / (0.64 * max(longest, 1)))
+    if size < MIN_FONT:
+        return
+    colors = style.cell_text_colors(values, vmin, vmax)
+    r0, c0 = offset
+    for (i, j), text in zip(np.ndindex(*values.shape), texts):
+        if skip is not None and skip[i, j]:
+            continue
+        labels.add(c0 + j, r0 + i, text, round(size, 1), str(colors[i, j]), gid="value")
+
+
+def _input_panel(ax, result, out_index, position, size):
+    """Draw the input panel on ``ax`` (cleared first when it holds anything): the plane,
+    its marks and its title.  Returns the padding rule named in the title, the drawn
+    extent, the marks and the window's cells."""
+    if ax.has_data() or ax.texts or ax.patches:
+        ax.clear()
+    shape = result.input.shape
+    if len(shape) == 5:
+        cells = ((shape[3] + 1) * shape[2], shape[4])
     else:
-        for patch, (i, j) in zip(outlines, cells, strict=True):
-            patch.set_xy((j - 0.5, i - 0.5))              # as style.outline_cells places it
-    shown = list(outlines)
-    if mark_at is not None:
-        mark = info.get("mark")
-        if mark is None:
-            mark = info["mark"] = _overlay(style.mark_cell(ax, mark_at, autolim=False))
-        mark.set_xy((mark_at[1] - 0.42, mark_at[0] - 0.42))   # as style.mark_cell places it
-        shown.append(mark)
-    _show_only(ax, shown)
+        r_lo, r_hi, c_lo, c_hi = _input_extent(result, out_index)
+        cells = (r_hi - r_lo, c_hi - c_lo)
+    rule, _, extent = _draw_input_panel(ax, result, out_index, _cell_pt(ax, cells) * 0.8)
+    marks = _input_marks(ax)
+    window = _move_input_marks(marks, result, out_index, position)
+    ax.set_title(_input_title(result, out_index, position, rule), fontsize=size)
+    ax.set_anchor("N")
+    return rule, extent, marks, window
 
 
-def _max_pad(result) -> int:
-    """The widest padding of any side (0 for adaptive pooling)."""
-    return max((max(getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0))
-                for a in result.geometry.axes), default=0)
+def _input_marks(ax):
+    window = style.cell_squares(ax, [(0, 0)], "window", facecolors="none",
+                                edgecolors=style.WINDOW_COLOR, linewidths=3, zorder=3)
+    window.set_clip_on(False)           # an outline on an edge cell is drawn whole
+    mark = style.mark_cell(ax, (0, 0))
+    for artist in (window, mark):
+        artist.set_in_layout(False)
+    return [window, mark]
 
 
-def _layout(shape, n_layouts):
-    """Figure size, panel grid, panel and table heights, and the cell size (inches) for a
-    tensor ``shape``.  Panels go three to a row, two when they are much wider than tall."""
-    rows, cols = _Canvas(shape).extent
-    wide = cols > 10 and rows < 0.6 * cols
-    ncols = min(2 if wide else 3, n_layouts + 1)
-    cell_in = min(0.52, (5.6 if wide else 3.9) / (cols + 0.5), 3.4 / (rows + 1.5))
-    panel_w = max(3.8, (cols + 0.5) * cell_in)
-    panel_h = (rows + 1.6) * cell_in
-    nrows = -(-(n_layouts + 1) // ncols)
-    table_h = 0.34 * (n_layouts + 1) + 0.2
-    figsize = (max(ncols * panel_w + 0.6, 9.5), nrows * (panel_h + 0.8) + table_h + 0.7)
-    return figsize, (nrows, ncols), panel_h, table_h, cell_in
+def _move_input_marks(marks, result, out_index, position):
+    window, mark = marks
+    cells = _input_window(result, out_index)
+    window.set_verts(_squares(cells))
+    cell = _winner_cell(position)
+    if position is not None and cell is None:           # 3-D
+        height = result.input.shape[3]
+        cell = (position[2] * (height + 1) + position[3], position[4])
+    mark.set_visible(cell is not None)
+    if cell is not None:
+        mark.set_xy((cell[1] - 0.42, cell[0] - 0.42))
+    return tuple(cells)
 
 
-def index_layouts_figsize(input_shape, n_layouts: int = len(INDEX_LAYOUTS), table: bool = True):
-    """The figure size (inches) :func:`plot_index_layouts` picks for an input shape.
-
-    >>> index_layouts_figsize((2, 2, 2, 3)), index_layouts_figsize((2, 2, 2, 3), table=False)
-    ((12.0, 11.44), (12.0, 9.2))
-    """
-    (w, h), _, _, table_h, _ = _layout(tuple(input_shape), n_layouts)
-    return round(w, 2), round(h - (0 if table else table_h), 2)
+# --------------------------------------------------------------------------- texts
 
 
-def _strip(ax):
-    """Remove what a plot drew on ``ax`` (artists, titles, legend), keeping the Axes and the
-    artists marked ``pooltutor_static`` (content that its plot rebuilds only when it changes)."""
-    for artist in (*ax.patches, *ax.texts, *ax.images, *ax.collections, *ax.lines, *ax.tables,
-                   *ax.artists):
-        if not getattr(artist, "pooltutor_static", False):
-            artist.remove()
-    legend = ax.get_legend()
-    if legend is not None:
-        legend.remove()
-    for loc in ("left", "center", "right"):
-        ax.set_title("", loc=loc)
-    ax.set_xlabel("")
-    ax.set_ylabel("")
-    ax.ignore_existing_data_limits = True       # autoscaling follows the new data only
+def _params_text(result) -> str:
+    g = result.geometry
+    if result.op == "adaptive_max":
+        return f"adaptive, output_size={_short(g.output_shape)}"
+    pads = g.pads
+    if all(b == e == pads[0][0] for b, e in pads):
+        pad = str(pads[0][0])
+    elif all(b == e for b, e in pads):
+        pad = _short(tuple(b for b, _ in pads))
+    else:
+        pad = str(tuple(pads))
+    text = f"kernel={_short(g.kernel)}, stride={_short(g.stride)}, pad={pad}"
+    if any(d != 1 for d in g.dilation):
+        text += f", dilation={_short(g.dilation)}"
+    return text + f", rounding={g.rounding!r}"
 
 
-def prepare_figure(fig, key, figsize):
-    """The figure to draw on, and its kept Axes when it last showed the same kind of plot.
-
-    A new Figure (constrained layout) when ``fig`` is None.  When ``fig`` last
-    drew a plot with the same ``key`` (plot kind and shapes), its Axes are
-    stripped and returned for reuse: creating Axes is a large part of a
-    redraw, and widget explorers redraw on one persistent figure.  Otherwise
-    the figure is cleared and ``None`` returned (build the Axes, then
-    :func:`keep_axes`).
-    """
-    if fig is None:
-        from matplotlib.figure import Figure
-
-        return Figure(figsize=figsize, layout="constrained"), None
-    kept = getattr(fig, "_pooltutor_axes", None)
-    if (getattr(fig, "_pooltutor_key", None) == key and kept
-            and all(ax in fig.axes for ax in kept) and len(fig.axes) == len(kept)):
-        for ax in kept:
-            _strip(ax)
-        return fig, kept
-    fig.clear()
-    if fig.get_layout_engine() is None and hasattr(fig, "set_layout_engine"):
-        fig.set_layout_engine("constrained")
-    fig._pooltutor_key = key
-    fig._pooltutor_axes = None
-    return fig, None
+def _short(t):
+    t = tuple(t)
+    return str(t[0]) if all(v == t[0] for v in t) else str(t)
 
 
-def keep_axes(fig, axes):
-    """Remember ``axes`` for :func:`prepare_figure`."""
-    fig._pooltutor_axes = list(axes)
+def _position_text(position) -> str:
+    names = {3: "(n, c, w)", 4: "(n, c, h, w)", 5: "(n, c, d, h, w)"}[len(position)]
+    return f"{names} = {tuple(position)}"
+
+
+def _winner(result, out_index, layouts):
+    """The winner's number per layout, its position ``(n, c, *spatial)`` (None: no input
+    element won) and the window's input elements ``(n, c, taps)`` for the layout panels."""
+    shape = result.input.shape
+    numbers = winner_numbers(result, out_index, layouts)
+    plane_idx = int(convert_indices(result.indices, shape, result.index_layout,
+                                    "plane")[out_index])
+    position = None
+    if plane_idx >= 0:
+        position = (out_index[0], out_index[1]) + tuple(
+            int(v) for v in np.unravel_index(plane_idx, shape[2:]))
+    n, c = out_index[:2]
+    per_axis = result.geometry.window(out_index[2:])
+    window_cells = []
+    for combo in np.ndindex(*(len(t) for t, _ in per_axis)):
+        taps = tuple(per_axis[a][0][j] for a, j in enumerate(combo))
+        if all(0 <= t < s for t, s in zip(taps, shape[2:])):
+            window_cells.append((n, c, taps))
+    return numbers, position, tuple(window_cells)
+
+
+def _input_title(result, out_index, position, rule) -> str:
+    op = "adaptive max" if result.op == "adaptive_max" else "max"
+    if position is None:
+        won = "no input element won: index -1"
+    else:
+        value = style.format_value(result.input[position])
+        where = position[2:]
+        names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
+        won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
+    if rule is not None:
+        won += f";  padding (hatched): {rule}"
+    n, c = out_index[:2]
+    return f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n{won}"
+
+
+def _layout_title(lay) -> str:
+    return f"{lay!r}\n{LAYOUT_USERS_SHORT[lay]}"
+
+
+def _suptitle(result, out_index, position, numbers) -> str:
+    where = _position_text(position) if position is not None else "no input element (index -1)"
+    flat = ",  ".join(f"{lay} \u2192 {num}" for lay, num in numbers.items())
+    return (f"Max-pool index layouts: x shape {result.input.shape}, {_params_text(result)}\n"
+            f"winner of output {out_index}: {where}\nits index:  {flat}")
 
 
 def _draw_table(ax, layouts, numbers, size):
@@ -1103,91 +813,24 @@ def _draw_table(ax, layouts, numbers, size):
     table.set_gid("layout-table")
 
 
-def _out_of_layout(ax):
-    """Keep the many cell artists out of the constrained-layout bookkeeping (they sit
-    inside the axes limits anyway): a large saving on every redraw."""
-    for artist in (*ax.texts, *ax.patches, *ax.collections, *ax.images, *ax.artists):
-        artist.set_in_layout(False)
+# --------------------------------------------------------------------------- public
 
 
-def _params_text(result) -> str:
-    g = result.geometry
-    if result.op == "adaptive_max":
-        return f"adaptive, output_size={_short(g.output_shape)}"
-
-    def pad_text():
-        pads = g.pads
-        if all(b == e == pads[0][0] for b, e in pads):
-            return str(pads[0][0])
-        if all(b == e for b, e in pads):
-            return _short(tuple(b for b, _ in pads))
-        return str(tuple(pads))
-
-    text = (f"kernel={_short(g.kernel)}, stride={_short(g.stride)}, pad={pad_text()}")
-    if any(d != 1 for d in g.dilation):
-        text += f", dilation={_short(g.dilation)}"
-    return text + f", rounding={g.rounding!r}"
-
-
-def _short(t):
-    t = tuple(t)
-    return str(t[0]) if all(v == t[0] for v in t) else str(t)
-
-
-def _position_text(position) -> str:
-    names = {3: "(n, c, w)", 4: "(n, c, h, w)", 5: "(n, c, d, h, w)"}[len(position)]
-    return f"{names} = {tuple(position)}"
-
-
-def _winner(result, out_index, layouts):
-    """The winner's number per layout, its position ``(n, c, *spatial)`` (None: no input
-    element won) and the window's input cells ``(n, c, taps)`` for the layout panels."""
-    shape = result.input.shape
-    numbers = winner_numbers(result, out_index, layouts)
-    plane_idx = int(convert_indices(result.indices, shape, result.index_layout,
-                                    "plane")[out_index])
-    position = None
-    if plane_idx >= 0:
-        position = (out_index[0], out_index[1]) + tuple(
-            int(v) for v in np.unravel_index(plane_idx, shape[2:]))
-    n, c = out_index[:2]
-    per_axis = result.geometry.window(out_index[2:])
-    window_cells = []
-    for combo in np.ndindex(*(len(t) for t, _ in per_axis)):
-        taps = tuple(per_axis[a][0][j] for a, j in enumerate(combo))
-        if all(0 <= t < s for t, s in zip(taps, shape[2:], strict=False)):
-            window_cells.append((n, c, taps))
-    return numbers, position, window_cells
-
-
-def _input_title(result, out_index, position, rule) -> str:
-    op = "adaptive max" if result.op == "adaptive_max" else "max"
-    if position is None:
-        won = "no input element won: index -1"
-    else:
-        value = style.format_value(result.input[position])
-        where = position[2:]
-        names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
-        won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
-    if rule is not None:
-        won += f";  padding (hatched): {rule}"
-    n, c = out_index[:2]
-    return f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n{won}"
-
-
-def _layout_title(lay, number) -> str:
-    return f"{lay!r}: winner \u2192 {number}\n{LAYOUT_USERS_SHORT[lay]}"
-
-
-def _suptitle(result, out_index, position) -> str:
-    where = _position_text(position) if position is not None else "no input element (index -1)"
-    return (f"Max-pool index layouts: x shape {result.input.shape}, {_params_text(result)}\n"
-            f"winner of output {out_index}: {where}")
+def _cell_pt(ax, canvas_extent) -> float:
+    """The side (points) of a cell of ``ax`` showing ``canvas_extent`` (rows, cols) cells,
+    from the Axes' place in its figure (before any layout engine moved it)."""
+    fig = ax.get_figure()
+    w, h = fig.get_size_inches() if hasattr(fig, "get_size_inches") else (
+        fig.bbox.width / fig.dpi, fig.bbox.height / fig.dpi)
+    box = ax.get_position()
+    rows, cols = canvas_extent
+    return 72.0 * min(box.width * w / max(cols, 1), box.height * h / max(rows, 1))
 
 
 def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
                        rounding: str = "floor", pad_taps: str = "skip", out_index=None,
-                       layouts=INDEX_LAYOUTS, table: bool = True, fig=None) -> IndexLayoutsPlot:
+                       layouts=INDEX_LAYOUTS, table: bool = True, fig=None,
+                       ax=None) -> IndexLayoutsPlot:
     """Draw one max-pool winner as its position and as its flat number in every index layout.
 
     Parameters
@@ -1208,12 +851,19 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         Also draw the table of the winner's number per layout (``table_ax``
         is None without it).
     fig : matplotlib.figure.Figure, optional
-        Drawn on (after ``fig.clear()``); a new Figure by default.
+        Drawn on (after ``fig.clear()``, with the constrained layout); a new
+        Figure (size :func:`index_layouts_figsize`) by default.
+    ax : sequence of Axes, optional
+        Draw on these Axes of one figure instead, in this order: the input
+        panel, one per layout (in the order of ``layouts``), then the table's
+        Axes when ``table=True`` (``1 + len(layouts) + table`` in all).  The
+        numbers are sized for the Axes as they are placed when called.
 
     Returns
     -------
     IndexLayoutsPlot
-        The figure, its axes, and the winner's ``numbers`` per layout.
+        The figure, its axes, the winner's ``numbers`` per layout, what every panel
+        shows (cell numbers, arrows, window, marks).
 
     Notes
     -----
@@ -1222,11 +872,10 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
     the next: solid between neighbouring cells, dashed where the order jumps
     (to the next row, plane or channel).  Where numbers restart (``plane``
     restarts in every plane, ``nhwc`` in every batch entry) each part gets
-    its own arrows.  Up to 512 elements are drawn.  In small cells (a 16x16
-    plane on a slide-sized figure) the digits are drawn narrower, so that they
-    can be taller, the steps between neighbouring cells get no arrow (it
-    would cross the numbers; the caption gives the steps) and the winner is
-    outlined on its cell's edge, its bold number left whole.
+    its own arrows.  Up to 512 elements are drawn; the numbers are never
+    smaller than 7 points.  In small cells (under 20 points) the steps between
+    neighbouring cells get no arrow (it would cross the numbers; the caption
+    gives the steps) and the winner is outlined on its cell's edge.
 
     Examples
     --------
@@ -1253,6 +902,9 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
             f"layouts={layouts!r} is not allowed: need a non-empty sequence of "
             f"{', '.join(repr(v) for v in INDEX_LAYOUTS)}"
         )
+    if not isinstance(table, (bool, np.bool_)):
+        raise PoolTutorTypeError(f"table={table!r}: need True or False")
+    table = bool(table)
     if not isinstance(x, PoolResult):
         arr = np.asarray(x) if not isinstance(x, np.ndarray) else x
         if arr.size > MAX_ELEMENTS:
@@ -1260,6 +912,7 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
                 f"x has shape {arr.shape} ({arr.size} elements): plot_index_layouts draws every "
                 f"element, need at most {MAX_ELEMENTS}"
             )
+    axes = None if ax is None else _check_axes(ax, 1 + len(layouts) + table, fig)
     result = _pool(x, kernel, stride, padding, dilation, rounding, pad_taps)
     shape = result.input.shape
     if result.input.size > MAX_ELEMENTS:
@@ -1269,91 +922,81 @@ def plot_index_layouts(x, kernel=None, stride=None, padding=0, dilation=1, *,
         )
     out_index = _check_out_index(out_index, result.output.shape)
     numbers, position, window_cells = _winner(result, out_index, layouts)
-
     canvas = _Canvas(shape)
-    size = _font(canvas)
-    figsize, (nrows, ncols), panel_h, table_h, cell_in = _layout(shape, len(layouts))
-    if not isinstance(table, (bool, np.bool_)):
-        raise PoolTutorTypeError(f"table={table!r}: need True or False")
-    if not table:
-        figsize = (figsize[0], figsize[1] - table_h)
-    fig, kept = prepare_figure(fig, ("index_layouts", shape, layouts, bool(table)), figsize)
-    # a smaller figure (an explorer sized for a slide) gets proportionally smaller text
-    shrink = min(1.0, *(float(a) / b for a, b in zip(fig.get_size_inches(), figsize,
-                                                       strict=True)))
-    size = max(6.0, round(size * shrink, 1))
-    cell_pt = cell_in * shrink * 72.0
-    # the numbers fit their cells (at most 3 digits: 512 elements)
-    digits = len(str(max(int(np.prod(shape)) - 1, 0)))
-    # small cells: narrower digits, so that they can be taller in the same width
-    squeeze = _SMALL_SQUEEZE if cell_pt < _SMALL_CELL_PT else 1.0
-    number_size = round(max(4.5, min(size, 0.92 * cell_pt / (0.6 * digits * squeeze))), 1)
-    if kept is None:
-        grid = fig.add_gridspec(nrows + bool(table), ncols,
-                                height_ratios=[panel_h + 0.8] * nrows + [table_h] * bool(table))
-        kept = [fig.add_subplot(grid[0, 0])]
-        kept += [fig.add_subplot(grid[k // ncols, k % ncols]) for k in range(1, len(layouts) + 1)]
+    figsize, (nrows, ncols), (panel_h, table_h) = _layout(shape, len(layouts), table)
+
+    if axes is None:
+        if fig is None:
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
+            from matplotlib.figure import Figure
+
+            fig = Figure(figsize=figsize, layout="constrained")
+            FigureCanvasAgg(fig)
+        else:
+            fig.clear()
+            if hasattr(fig, "get_layout_engine") and fig.get_layout_engine() is None \
+                    and hasattr(fig, "set_layout_engine"):
+                fig.set_layout_engine("constrained")
+        grid = fig.add_gridspec(nrows + table, ncols,
+                                height_ratios=[panel_h] * nrows + [table_h] * table)
+        axes = [fig.add_subplot(grid[k // ncols, k % ncols]) for k in range(len(layouts) + 1)]
         if table:
-            kept.append(fig.add_subplot(grid[nrows, :]))
-        keep_axes(fig, kept)
-    input_ax = kept[0]
-    # at the top of its slot: its title lines up with the layout panels' titles, and the
-    # constrained layout does not depend on the input panel's shape (padding)
-    input_ax.set_anchor("N")
-    rows_in, cols_in = canvas.extent
-    input_cell = cell_pt / 72.0 * (max(rows_in, cols_in) + 1.0) / (max(shape[2:]) + 2.5
-                                                                     + 2 * _max_pad(result))
-    rule = _draw_input_panel(input_ax, result, out_index, position, size, input_cell)
-    # y given: no automatic title placement at each draw (it measures the axis, ~1 ms an
-    # Axes; these Axes have no ticks on top, so the title stays at y = 1 anyway)
-    input_ax.set_title(_input_title(result, out_index, position, rule), fontsize=size, y=1.0)
+            axes.append(fig.add_subplot(grid[nrows, :]))
+    else:
+        fig = axes[0].get_figure()
+    input_ax, layout_list = axes[0], axes[1:1 + len(layouts)]
 
-    layout_axes = {}
-    for k, lay in enumerate(layouts, start=1):
-        ax = kept[k]
+    # numbers as large as the cells allow (7 to 12 points); all panels alike
+    digits = len(str(max(int(np.prod(shape)) - 1, 0)))
+    cell_pt = min(_cell_pt(a, canvas.extent) for a in layout_list)
+    # the constrained layout takes room for titles and captions: plan with 85% of it
+    cell_pt *= 0.85 if ax is None else 1.0
+    number_size = round(float(np.clip(0.86 * (cell_pt - 1) / (0.64 * digits), MIN_FONT, 12.0)),
+                        1)
+    size = max(MIN_FONT + 1, min(10.0, number_size + 1))
+    small = cell_pt < _SMALL_CELL_PT
+
+    marks = {}
+    rule, extent, marks["input"], input_window = _input_panel(input_ax, result, out_index,
+                                                              position, size)
+
+    layout_axes, cell_numbers, arrows = {}, {}, {}
+    for lay, lax in zip(layouts, layout_list):
         nums = layout_numbers(shape, lay)
-        _draw_layout_panel(ax, canvas, lay, nums, position, window_cells, number_size,
-                           cell_pt, squeeze)
-        ax.set_title(_layout_title(lay, numbers[lay]), fontsize=size, color=LAYOUT_COLORS[lay],
-                     y=1.0)
-        ax.set_xlabel(_steps_text(nums), fontsize=max(size - 1.5, 5.5), color="#444444")
-        layout_axes[lay] = ax
-
+        arrows[lay] = _draw_layout_panel(lax, canvas, lay, nums, number_size, cell_pt)
+        marks[lay] = _layout_marks(lax, number_size, small)
+        _move_layout_marks(marks[lay], canvas, nums, position, window_cells, small,
+                           number_size)
+        lax.set_title(_layout_title(lay), fontsize=size, color=LAYOUT_COLORS[lay])
+        lax.set_xlabel(_steps_text(nums), fontsize=max(MIN_FONT, size - 1), color="#444444")
+        layout_axes[lay], cell_numbers[lay] = lax, nums
     table_ax = None
     if table:
-        table_ax = kept[-1]
-        _draw_table(table_ax, layouts, numbers, size)
-    for ax in (input_ax, *layout_axes.values()):
-        _out_of_layout(ax)
-    kept_y = fig._suptitle.get_position()[1] if fig._suptitle is not None else None
-    fig.suptitle(_suptitle(result, out_index, position), fontsize=size + 1.5)
-    if kept_y is not None:
-        # where the (possibly frozen) constrained layout put it; fig.suptitle resets y
-        fig._suptitle.set_y(kept_y)
-    # titles change at every step: laid out and filled from cached word outlines (and the
-    # captions too, so that every text of the figure is drawn alike)
-    _composed(input_ax.title, *(ax.title for ax in layout_axes.values()), fig._suptitle,
-              *(ax.xaxis.label for ax in layout_axes.values()))
-    for ax in layout_axes.values():        # "who uses it" does not change: not blitted
-        _static_lines(ax, ax.title, {1})
-    return IndexLayoutsPlot(fig, input_ax, MappingProxyType(layout_axes), table_ax,
-                            MappingProxyType(numbers), position, out_index, result)
+        table_ax = axes[-1]
+        _draw_table(table_ax, layouts, numbers, max(MIN_FONT + 1, min(10.0, size)))
+    for text in [t for t in fig.texts if t.get_gid() == "suptitle"]:
+        text.remove()
+    if ax is None:
+        fig.suptitle(_suptitle(result, out_index, position, numbers), fontsize=size + 1.5,
+                     gid="suptitle")
+    return IndexLayoutsPlot(
+        fig, input_ax, MappingProxyType(layout_axes), table_ax, MappingProxyType(numbers),
+        position, out_index, result, MappingProxyType(cell_numbers), MappingProxyType(arrows),
+        input_window, window_cells, rule, MappingProxyType(marks), number_size, extent)
 
 
 def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
                        result: PoolResult | None = None) -> IndexLayoutsPlot | None:
-    """Show another output cell (or another pooling of the same input) on an existing plot:
-    only the moving marks (window, winner, its bold number), the titles and the table
-    change; nothing else is redrawn and the pooling is not run again.
+    """Show another output cell (or another max pooling of the same input) on an existing
+    plot.  The layout panels are not drawn again (they depend on the input's shape only):
+    their marks move; the input panel's marks move too, or, for another plane, another
+    pooling or another drawn extent (a ceil-mode overhang), the input panel is drawn
+    again.  The titles, the table and the suptitle follow.
 
-    ``result`` (optional) is another max pooling of the same input, made with
-    ``return_indices=True`` (another kernel, stride, padding rule...): shown instead of
-    ``plot.result`` when the input panel stays the same (same padded extent and rule).
-
-    Returns the new :class:`IndexLayoutsPlot`, or None when the cell cannot be shown this
-    way (another ``(n, c)`` plane, another input, a window that changes the drawn extent
-    of the input panel (ceil mode, other padding) or its padding rule, a figure that has
-    drawn something else since): then call :func:`plot_index_layouts`.
+    ``result`` is a max pooling of an input shaped like ``plot.result.input``, made with
+    ``return_indices=True`` (default: ``plot.result``).  Returns the new
+    :class:`IndexLayoutsPlot` (the old one describes the old cell), or None when the
+    input's shape differs (then call :func:`plot_index_layouts`).
 
     >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
     >>> p = plot_index_layouts(x, 2, 2, out_index=(0, 0))
@@ -1361,180 +1004,49 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
     >>> q.position, q.numbers["plane"], q.input_ax.get_title().splitlines()[1]
     ((0, 0, 3, 3), 15, 'max 15 at (h, w) = (3, 3)')
     >>> r = move_index_layouts(q, (1, 1), result=max_pool(x, 3, 1, return_indices=True))
-    >>> r.position, r.figure._suptitle.get_text().splitlines()[0][-43:]
-    ((0, 0, 3, 3), "kernel=3, stride=1, pad=0, rounding='floor'")
+    >>> r.position, r.numbers["tensor"], r.marks["input"] is q.marks["input"]
+    ((0, 0, 3, 3), 15, False)
     """
-    old = plot.result
+    if not isinstance(plot, IndexLayoutsPlot):
+        raise PoolTutorTypeError(f"plot={plot!r} has type {type(plot).__name__}: need an "
+                                 f"IndexLayoutsPlot (from plot_index_layouts)")
     if result is None:
-        result = old
+        result = plot.result
     elif not isinstance(result, PoolResult):
         raise PoolTutorTypeError(f"result={result!r} has type {type(result).__name__}: need a "
                                  f"PoolResult (max pooling with return_indices=True) or None")
     elif result.indices is None or result.input is None:
         raise PoolTutorError(f"result: the PoolResult ({result.op}) has no indices or no "
                              f"input: need a max pooling made with return_indices=True")
-    out_index = _check_out_index(out_index, result.output.shape)
-    ax = plot.input_ax
-    info = getattr(ax, "_pooltutor_input", None)
-    layouts = tuple(plot.layout_axes)
-    fig = plot.figure
-    if (info is None or (result is not old and not _same_input(result, old))
-            or info.get("key") != _input_key(result, out_index, info)
-            or getattr(fig, "_pooltutor_axes", None) is None
-            or any(a not in fig.axes for a in (ax, *plot.layout_axes.values()))
-            or any(getattr(a, "_pooltutor_static", None) is None
-                   for a in plot.layout_axes.values())):
+    if result.input.shape != plot.result.input.shape:
         return None
+    out_index = _check_out_index(out_index, result.output.shape)
+    layouts = tuple(plot.layout_axes)
     numbers, position, window_cells = _winner(result, out_index, layouts)
-    _input_overlays(ax, result, out_index, position)
-    if info["rule"] is not None:       # the padding rule, named in the title (not written)
-        info["rule"] = _PAD_TEXT[result.rules.get("pad_taps", "skip")]
-    ax.title.set_text(_input_title(result, out_index, position, info["rule"]))
-    for lay, lax in plot.layout_axes.items():
-        _layout_overlays(lax, position, window_cells)
-        lax.title.set_text(_layout_title(lay, numbers[lay]))
+    same_panel = (result is plot.result and out_index[:2] == plot.out_index[:2]
+                  and (result.input.ndim == 5
+                       or _input_extent(result, out_index) == plot.extent))
+    marks = dict(plot.marks)
+    rule, extent = plot.padding_rule, plot.extent
+    if same_panel:
+        input_window = _move_input_marks(marks["input"], result, out_index, position)
+        plot.input_ax.set_title(_input_title(result, out_index, position, rule))
+    else:
+        rule, extent, marks["input"], input_window = _input_panel(
+            plot.input_ax, result, out_index, position, plot.input_ax.title.get_fontsize())
+    canvas = _Canvas(result.input.shape)
+    for lay in layouts:
+        small = not plot.marks[lay][3].get_path_effects()     # the thin edge outline
+        _move_layout_marks(marks[lay], canvas, plot.cell_numbers[lay], position,
+                           window_cells, small, plot.number_size)
     if plot.table_ax is not None:
         cells = plot.table_ax.tables[0].get_celld()
         for r, lay in enumerate(layouts, start=1):
             cells[(r, 1)].get_text().set_text(str(numbers[lay]))
-    fig._suptitle.set_text(_suptitle(result, out_index, position))
-    return IndexLayoutsPlot(fig, ax, plot.layout_axes, plot.table_ax,
-                            MappingProxyType(numbers), position, out_index, result)
-
-
-def index_overlays(plot: IndexLayoutsPlot) -> list:
-    """What changes from one output cell to the next (:func:`move_index_layouts`): the
-    moving marks of every panel (in drawing order), the titles, the table, the suptitle.
-    An explorer redraws only these on a cached background (blitting)."""
-    found = []
-    for ax in (plot.input_ax, *plot.layout_axes.values()):
-        marks = [a for a in ax.get_children() if getattr(a, "pooltutor_overlay", False)]
-        found += sorted(marks, key=lambda a: a.get_zorder()) + [ax.title]
-    if plot.table_ax is not None:
-        found += list(plot.table_ax.tables)
-    found.append(plot.figure._suptitle)
-    return found
-
-
-# --------------------------------------------------------------------------- composed texts
-# The titles change at every step of an explorer: they are laid out and filled from the
-# cached outlines of pooltutor.viz.glyphs (measured on their outlines, a line as high as
-# the font whatever its characters: the frozen layout stays right), for ~0.1 ms a new line.
-
-_COMPOSED_TEXT = None
-
-
-def _composed_text_class():
-    """``Text`` measured and drawn through a :class:`~pooltutor.viz.glyphs.MeasuringRenderer`
-    (made once, matplotlib imported late)."""
-    global _COMPOSED_TEXT
-    if _COMPOSED_TEXT is None:
-        from matplotlib.text import Text
-
-        from .glyphs import MeasuringRenderer
-
-        class ComposedText(Text):
-            """A title laid out and filled from cached word outlines: a new title costs
-            ~0.1 ms instead of ~4 ms.  It measures as drawn (ink width, the font's height).
-
-            ``pooltutor_static_lines`` (line numbers): lines that do not change while the
-            text is animated (blitted); they are drawn into the background by a
-            :func:`_static_lines` companion, and the animated text leaves them out.
-            """
-
-            pooltutor_static_lines = frozenset()
-
-            def get_window_extent(self, renderer=None, dpi=None):
-                # measured as drawn (layout engines pass the canvas' own renderer)
-                if self.get_usetex() or self.get_path_effects():
-                    return super().get_window_extent(renderer, dpi)
-                if renderer is None and self._renderer is None:
-                    renderer = _root_figure(self)._get_renderer()
-                return super().get_window_extent(MeasuringRenderer.of(renderer), dpi)
-
-            def draw(self, renderer, *, only=None):
-                if renderer is None or self.get_path_effects() or self.get_usetex():
-                    return None if only is not None else super().draw(renderer)
-                shift = self._overflow(renderer) if self.get_rotation() == 0 else 0.0
-                if shift:
-                    # wider than its place at the figure's edge (a long title over a narrow
-                    # panel): moved in, not cut
-                    x, y = self.get_position()
-                    trans = self.get_transform()
-                    dx, dy = trans.transform((x, y))
-                    self.set_x(trans.inverted().transform((dx + shift, dy))[0])
-                    try:
-                        return self._draw(renderer, only)
-                    finally:
-                        self.set_x(x)
-                return self._draw(renderer, only)
-
-            def _overflow(self, renderer) -> float:
-                """How far (pixels) to move the text right (> 0) or left to keep it 2 px
-                inside the figure."""
-                if not self.get_visible() or not self.get_text():
-                    return 0.0
-                box = super().get_window_extent(MeasuringRenderer.of(renderer))
-                width = _root_figure(self).bbox.width
-                if box.x0 < 2 and box.x1 > width - 2:
-                    return 0.0                         # wider than the figure: as it is
-                return max(0.0, 2 - box.x0) - max(0.0, box.x1 - (width - 2))
-
-            def _draw(self, renderer, only):
-                proxy = MeasuringRenderer.of(renderer)
-                static = self.pooltutor_static_lines
-                if only is None and static and not self.get_animated():
-                    # drawn whole: the static lines first, as when blitted (lines that
-                    # touch blend in the same order, so the pixels are the same)
-                    self.draw(renderer, only=static)
-                    only = frozenset(range(self.get_text().count("\n") + 1)) - static
-                proxy.line, proxy.only = 0, only
-                proxy.skip = static if only is None else frozenset()
-                try:
-                    return super().draw(proxy)
-                finally:
-                    proxy.skip, proxy.only = frozenset(), None
-
-        _COMPOSED_TEXT = ComposedText
-    return _COMPOSED_TEXT
-
-
-def _root_figure(artist):
-    """The figure holding ``artist`` (``get_figure(root=True)``; matplotlib < 3.10: its
-    ``figure``)."""
-    try:
-        return artist.get_figure(root=True)
-    except TypeError:
-        return artist.figure
-
-
-def _composed(*texts) -> None:
-    """Draw ``texts`` (``Text`` artists: titles, suptitle) as composed texts."""
-    cls = _composed_text_class()
-    for text in texts:
-        if text is not None and type(text) is not cls:
-            text.__class__ = cls
-
-
-def _static_lines(ax, text, lines) -> None:
-    """Draw ``lines`` (line numbers) of the composed ``text`` with the static content of
-    ``ax`` while ``text`` is animated (an explorer's blitting): only its other lines are
-    then drawn at every step.  Not animated (a plain plot), ``text`` draws every line."""
-    from matplotlib.artist import Artist
-
-    text.pooltutor_static_lines = frozenset(lines)
-    companion = getattr(ax, "_pooltutor_static_lines", None)
-    if companion is None or companion.axes is not ax:
-
-        class StaticLines(Artist):
-            def draw(self, renderer):
-                owner = self.pooltutor_text
-                if owner.get_animated() and owner.get_visible() and renderer is not None:
-                    type(owner).draw(owner, renderer, only=owner.pooltutor_static_lines)
-                self.stale = False
-
-        companion = ax._pooltutor_static_lines = StaticLines()
-        companion.set_in_layout(False)
-        companion.pooltutor_static = True         # kept by _strip with the Axes
-        ax.add_artist(companion)
-    companion.pooltutor_text = text
+    suptitle = _suptitle_text(plot.figure)
+    if suptitle is not None:
+        suptitle.set_text(_suptitle(result, out_index, position, numbers))
+    return replace(plot, numbers=MappingProxyType(numbers), position=position,
+                   out_index=out_index, result=result, input_window=input_window,
+                   window_cells=window_cells, padding_rule=rule, marks=MappingProxyType(marks),
+                   extent=extent)
