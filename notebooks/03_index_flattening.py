@@ -33,7 +33,8 @@ from pooltutor.pooling import max_pool
 from pooltutor.unpool import flat_unpool, max_unpool
 from pooltutor.viz.heatmaps import plot_pooling
 from pooltutor.viz.index_explorer import TV22_INPUT, IndexLayoutExplorer
-from pooltutor.viz.indices import axis_steps, layout_numbers, plot_index_layouts
+from pooltutor.indexing import axis_steps, layout_numbers
+from pooltutor.viz.indices import plot_index_layouts
 from pooltutor.viz.selfcheck import SelfCheck
 from pooltutor.viz.unpool import plot_unpool
 

@@ -215,6 +215,13 @@ class IndexLayoutExplorer(Explorer):
         else:
             # laid out again only when the input panel's extent changed: the Axes keep
             # their places otherwise (the layout is a large part of a redraw)
+            if self._relayout:
+                # from where the grid places the Axes, as for a new figure: the layout
+                # starts from the current places, and should come out as a fresh one's
+                for ax in fig.axes:
+                    spec = ax.get_subplotspec()
+                    if spec is not None:
+                        ax.set_position(spec.get_position(fig))
             fig.set_layout_engine("constrained" if self._relayout else "none")
             for artist in moving:
                 artist.set_animated(True)

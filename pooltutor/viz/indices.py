@@ -642,11 +642,11 @@ def _draw_input_panel(ax, result, out_index, cell_pt: float):
             for i, j in cells:
                 labels.add(j, i, "out", MIN_FONT, "#666666", gid="outside-text")
     labels.draw(ax, gid="values", zorder=2)
-    if cols > 12 or rows > 12:          # every other index: the tick labels stay apart
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(10, integer=True))
-        ax.yaxis.set_major_locator(MaxNLocator(10, integer=True))
+    # big planes: every other (or third) index, so that the tick labels stay apart
+    for setter, lo, hi in ((ax.set_xticks, c_lo, c_hi), (ax.set_yticks, r_lo, r_hi)):
+        if hi - lo > 12:
+            step = -(-(hi - lo) // 10)
+            setter([v for v in range(lo, hi) if v % step == 0])
     if plane.ndim == 1:
         ax.set_yticks([])
     ax.set_xlabel("w", fontsize=9)
@@ -778,9 +778,9 @@ def _input_title(result, out_index, position, rule) -> str:
         names = {1: "w", 2: "(h, w)", 3: "(d, h, w)"}[len(where)]
         won = f"max {value} at {names} = {where if len(where) > 1 else where[0]}"
     if rule is not None:
-        won += f";  padding (hatched): {rule}"
+        won += f"\npadding (hatched): {rule}"
     n, c = out_index[:2]
-    return f"plane n={n}, c={c}: {op} window of output {tuple(out_index[2:])}\n{won}"
+    return f"plane n={n}, c={c}\n{op} window of output {tuple(out_index[2:])}\n{won}"
 
 
 def _layout_title(lay) -> str:
@@ -1001,7 +1001,7 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
     >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
     >>> p = plot_index_layouts(x, 2, 2, out_index=(0, 0))
     >>> q = move_index_layouts(p, (0, 0, 1, 1))
-    >>> q.position, q.numbers["plane"], q.input_ax.get_title().splitlines()[1]
+    >>> q.position, q.numbers["plane"], q.input_ax.get_title().splitlines()[2]
     ((0, 0, 3, 3), 15, 'max 15 at (h, w) = (3, 3)')
     >>> r = move_index_layouts(q, (1, 1), result=max_pool(x, 3, 1, return_indices=True))
     >>> r.position, r.numbers["tensor"], r.marks["input"] is q.marks["input"]
@@ -1030,7 +1030,7 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
     rule, extent = plot.padding_rule, plot.extent
     if same_panel:
         input_window = _move_input_marks(marks["input"], result, out_index, position)
-        plot.input_ax.set_title(_input_title(result, out_index, position, rule))
+        plot.input_ax.title.set_text(_input_title(result, out_index, position, rule))
     else:
         rule, extent, marks["input"], input_window = _input_panel(
             plot.input_ax, result, out_index, position, plot.input_ax.title.get_fontsize())
