@@ -331,7 +331,7 @@ print("pooltutor, torch rules:", torch_y.ravel(), torch_i.ravel(), "(contract -1
 print("OpenVINO:              ", ov_y.ravel(), ov_i.ravel())
 print("as ONNX Runtime:       ", max_pool(x20, 2, 1, 1, 3, empty_value="lowest").output.ravel())
 print("as onnx.reference:     ", max_pool(x20, 2, 1, 1, 3, empty_value="nan").output.ravel())
-print("as TFLite:          ", max_pool(x20, 2, 1, 1, 3, empty_value="zero").output.ravel())
+print("as TFLite:              ", max_pool(x20, 2, 1, 1, 3, empty_value="zero").output.ravel())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # Why care? Because an index of −1, or 2 in a 2-element input, crashes or corrupts the next
