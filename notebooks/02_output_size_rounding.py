@@ -32,6 +32,7 @@ import numpy as np
 from pooltutor import frameworks, output_geometry, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning
 from pooltutor.viz.gallery import compare_ceil_modes
+from pooltutor.viz.folded import folded
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import TENSORRT_MODES, plot_padding_modes
 from pooltutor.viz.selfcheck import SelfCheck
@@ -198,7 +199,8 @@ SelfCheck("Example 2, CAFFE_ROUND_UP: DIFF (0 or 1) along one axis?", caffe_up.d
 
 # %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
 caffe_down = output_geometry(**ex2, padding_mode="CAFFE_ROUND_DOWN")
-print(caffe_down.explain().split("Notes:")[0])
+folded(caffe_down.explain().split("Notes:")[0],
+       f"CAFFE_ROUND_DOWN on Example 2: O = {caffe_down.output_size[0]}, computed")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Without the correction, `EXPLICIT_ROUND_UP` keeps all 6 windows; the last one starts at

@@ -111,3 +111,15 @@ def test_mimebundle_carries_machine_readable_answer():
 def test_static_html_reveals_answer_without_kernel():
     html = SelfCheck("x < y?", 3, explanation="a < b").static_html()
     assert "<details>" in html and "<b>3</b>" in html and "a &lt; b" in html
+
+
+def test_folded_collapses_long_text_and_keeps_it_in_plain_text():
+    from pooltutor.viz.folded import folded
+    f = folded("a < b\n" * 12, "Example 1\n explained")
+    assert f._repr_html_().startswith("<details class='pooltutor-folded'><summary>Example 1 explained")
+    assert "open" not in f._repr_html_().split(">")[0] and "a &lt; b" in f._repr_html_()
+    assert repr(f).splitlines()[0] == "Example 1 explained (12 lines, folded)" and f.lines == 12
+    with pytest.raises(ValueError, match="summary"):
+        folded("x", " ")
+    with pytest.raises(TypeError, match="text"):
+        folded(3, "s")
