@@ -1,11 +1,11 @@
-"""Long worked computations folded away: a collapsed ``<details>`` with a one-line summary.
+r"""Long worked computations folded away: a collapsed ``<details>`` with a one-line summary.
 
 >>> f = folded("line 1\nline 2", "Example 1, explained")
 >>> print(repr(f))
 Example 1, explained (2 lines, folded)
 line 1
 line 2
->>> "<details>" in f._repr_html_() and "<summary>Example 1, explained" in f._repr_html_()
+>>> "<details class" in f._repr_html_() and "<summary>Example 1, explained" in f._repr_html_()
 True
 """
 
