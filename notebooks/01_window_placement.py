@@ -81,23 +81,24 @@ print(r.explain(0, 1))
 # %%
 x5 = demo_input((5, 5))
 r5 = max_pool(x5[None, None], kernel=3, stride=2, padding=1, return_indices=True)
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# The first window. Hatched grey cells are padding.
-
-# %% tags=["hide-input"]
-p5 = plot_pooling(r5, (0, 0))
-p5.figure.set_dpi(80)  # a smaller picture, to fit a slide
-p5.figure
+print(x5)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict** before you step: the windows start at rows and columns $-1, 1, 3$.
 # Which value lands in output cell `(1, 2)`?
 
 # %% tags=["hide-input"]
-SelfCheck("Output cell (1, 2) of the 3 × 3 max pool, stride 2, padding 1, on the grid above?",
+SelfCheck("Output cell (1, 2) of the 3 × 3 max pool, stride 2, padding 1, on the input printed above?",
           r5.output[0, 0, 1, 2], explanation=r5.explain(1, 2),
           hint="window (1, 2) starts at row 1, column 3; its last column is padding")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The first window, and the whole output: check your answer. Hatched grey cells are padding.
+
+# %% tags=["hide-input"]
+p5 = plot_pooling(r5, (0, 0))
+p5.figure.set_dpi(80)  # a smaller picture, to fit a slide
+p5.figure
 
 # %% [markdown] slideshow={"slide_type": "skip"}
 # Check with the **window stepper**: press *Play*, or move the *position* slider. The output
@@ -297,7 +298,6 @@ print(y8.ravel(), idx8.ravel(), idx8.dtype)
 # %%
 x22 = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
                 [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=np.float32)
-print("DirectML:", frameworks.directml_max_pooling2(x22, 1, 2, 0, 0, 1)[1].ravel())
 print("PyTorch: ", frameworks.torch_max_pool(x22, 2, 1, return_indices=True)[1].ravel())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
@@ -309,6 +309,12 @@ r22 = max_pool(x22, kernel=2, stride=1, return_indices=True, index_layout="tenso
 SelfCheck("DirectML index of the maximum of window (0, 0) in picture 1, channel 1 (TV22)?",
           r22.indices[1, 1, 0, 0], explanation=r22.explain(1, 1, 0, 0),
           hint="count every element of the planes before it: (n*C + c) * H * W, then row*W + col")
+
+# %% [markdown]
+# DirectML's indices of all eight windows, next to PyTorch's above:
+
+# %%
+print("DirectML:", frameworks.directml_max_pooling2(x22, 1, 2, 0, 0, 1)[1].ravel())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Ties: the first one wins

@@ -32,6 +32,7 @@ import numpy as np
 from pooltutor import frameworks, output_geometry, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning
 from pooltutor.comparison import compare_ceil_modes
+from pooltutor.viz.folded import folded
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import TENSORRT_MODES, plot_padding_modes
 from pooltutor.viz.selfcheck import SelfCheck
@@ -101,6 +102,16 @@ SelfCheck("Output length with rounding='ceil' for I=7, K=3, S=2, no padding?", g
 plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[:2]).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
+# **Predict.** Before the picture: Example 1 with `SAME_LOWER`: `O = ceil(6 / 2)`, total padding
+# `P = floor(5 / 2) * 2 + 3 - 6`. How much padding goes *before* the input (`B`, one axis)?
+
+# %% tags=["hide-input"]
+ex1 = dict(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2)
+same_lower = output_geometry(**ex1, padding_mode="SAME_LOWER")
+SelfCheck("Example 1 with SAME_LOWER: prePadding B along one axis?", same_lower.pre_padding[0],
+          explanation=same_lower.explain(), hint="SAME_LOWER: A = floor(P / 2), B = P - A")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Example 1 in the SAME modes, which compute their own padding:
 
 # %% tags=["hide-input"]
@@ -112,22 +123,6 @@ plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[2:4]).figure
 # %% tags=["hide-input"]
 plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[4:]).figure
 
-# %% [markdown] slideshow={"slide_type": "skip"}
-# **Explore.** Change `I`, `F`, `S`, `B`, `A` and `D` and watch the rows follow; pick the
-# mode whose worked computation is printed under the picture. Try `B = 4`: one of the modes
-# refuses, and says why. (The explorer needs a running Python kernel.)
-
-# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
-explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2,
-                               dpi=90)
-explorer
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# All six modes for prepared cases: the header's examples, the ceil cases of section 6.
-
-# %% tags=["hide-input"]
-explorer.static_widget()
-
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Pooling Example 1, number for number
 #
@@ -135,7 +130,6 @@ explorer.static_widget()
 # (here on one axis, where the header writes `{6, 6}` for two; and without its notes):
 
 # %%
-ex1 = dict(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2)
 round_down = output_geometry(**ex1, padding_mode="EXPLICIT_ROUND_DOWN")
 print(round_down.explain().split("Notes:")[0])
 
@@ -147,17 +141,8 @@ print(round_down.explain().split("Notes:")[0])
 round_up = output_geometry(**ex1, padding_mode="EXPLICIT_ROUND_UP")
 print("Notes:" + round_up.explain().split("Notes:")[1])
 
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# **Predict.** The same example with `SAME_LOWER`: `O = ceil(6 / 2)`, total padding
-# `P = floor(5 / 2) * 2 + 3 - 6`. How much padding goes *before* the input (`B`, one axis)?
-
-# %% tags=["hide-input"]
-same_lower = output_geometry(**ex1, padding_mode="SAME_LOWER")
-SelfCheck("Example 1 with SAME_LOWER: prePadding B along one axis?", same_lower.pre_padding[0],
-          explanation=same_lower.explain(), hint="SAME_LOWER: A = floor(P / 2), B = P - A")
-
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# And `SAME_UPPER`, which puts the odd pad at the end:
+# `SAME_UPPER` on Example 1, which puts the odd pad at the end:
 
 # %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
 print(output_geometry(**ex1, padding_mode="SAME_UPPER").explain().split("Notes:")[0])
@@ -214,7 +199,8 @@ SelfCheck("Example 2, CAFFE_ROUND_UP: DIFF (0 or 1) along one axis?", caffe_up.d
 
 # %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
 caffe_down = output_geometry(**ex2, padding_mode="CAFFE_ROUND_DOWN")
-print(caffe_down.explain().split("Notes:")[0])
+folded(caffe_down.explain().split("Notes:")[0],
+       f"CAFFE_ROUND_DOWN on Example 2: O = {caffe_down.output_size[0]}, computed")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Without the correction, `EXPLICIT_ROUND_UP` keeps all 6 windows; the last one starts at
@@ -223,6 +209,22 @@ print(caffe_down.explain().split("Notes:")[0])
 # %%
 print("window starts:", output_geometry(**ex2, padding_mode="EXPLICIT_ROUND_UP").window_starts[0])
 print(frameworks.tensorrt_pooling(x1, 3, 2, 3, 3, padding_mode="EXPLICIT_ROUND_UP").ravel())
+
+# %% [markdown] slideshow={"slide_type": "skip"}
+# **Explore** Examples 1 and 2 in every mode. Change `I`, `F`, `S`, `B`, `A` and `D` and watch the rows follow; pick the
+# mode whose worked computation is printed under the picture. Try `B = 4`: one of the modes
+# refuses, and says why. (The explorer needs a running Python kernel.)
+
+# %% slideshow={"slide_type": "skip"} tags=["hide-input"]
+explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, post_padding=2,
+                               dpi=90)
+explorer
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# All six modes for prepared cases: the header's examples, the ceil cases of section 6.
+
+# %% tags=["hide-input"]
+explorer.static_widget()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### The two "Restrictions"

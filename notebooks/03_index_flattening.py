@@ -328,11 +328,11 @@ SelfCheck("OpenVINO MaxPool: the index of TV20's empty window?", ov_i.item(),
 
 # %%
 torch_y, torch_i = frameworks.torch_max_pool(x20, 2, 1, 1, 3, return_indices=True)
-print("pooltutor (PyTorch):", torch_y.ravel(), torch_i.ravel())
-print("OpenVINO:           ", ov_y.ravel(), ov_i.ravel())
-print("as ONNX Runtime:    ", max_pool(x20, 2, 1, 1, 3, empty_value="lowest").output.ravel())
-print("as onnx.reference:  ", max_pool(x20, 2, 1, 1, 3, empty_value="nan").output.ravel())
-print("as TFLite:          ", max_pool(x20, 2, 1, 1, 3, empty_value="zero").output.ravel())
+print("pooltutor, torch rules:", torch_y.ravel(), torch_i.ravel(), "(contract -1; torch says 2)")
+print("OpenVINO:              ", ov_y.ravel(), ov_i.ravel())
+print("as ONNX Runtime:       ", max_pool(x20, 2, 1, 1, 3, empty_value="lowest").output.ravel())
+print("as onnx.reference:     ", max_pool(x20, 2, 1, 1, 3, empty_value="nan").output.ravel())
+print("as TFLite:              ", max_pool(x20, 2, 1, 1, 3, empty_value="zero").output.ravel())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # Why care? Because an index of −1, or 2 in a 2-element input, crashes or corrupts the next

@@ -104,6 +104,17 @@ print("real values:", quant.dequantize(codes, scale=0.5, zero_point=128))
 # Its arithmetic is right. We check it number for number, and along the way find four
 # places where it says less than it should.
 
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Two of its claims, executed first: the negative window, and the sizes under the floor
+# rule (2 × 2 window, stride 2, no padding):
+
+# %%
+neg = np.array([[[[-8, -5], [-3, -6]]]], dtype=np.float32)
+print("max of [-8, -5; -3, -6]:", max_pool(neg, kernel=2, stride=2).output.ravel())
+print("4 x 4 input ->", max_pool(np.zeros((1, 1, 4, 4)), kernel=2, stride=2).output.size,
+      "pooled values; 3 x 3 input ->",
+      max_pool(np.zeros((1, 1, 3, 3)), kernel=2, stride=2).output.size)
+
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. The chain, stage by stage (TV29)
 #
@@ -323,8 +334,22 @@ print("half_away: codes", away.codes.tolist(), "-> pooled", away.pooled.tolist()
 # 31-bit integer and a power of two, and rounds twice.
 
 # %%
-print("M = 0.3 as (q, shift):", quant.quantize_multiplier(0.3))
+q31, shift = quant.quantize_multiplier(0.3)
+print("M = 0.3 as (q, shift):", (q31, shift), "  i.e. M =", q31 / 2**31, "* 2 **", shift)
 print("acc * M =", -198 * 0.3)
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# `tflite_double` rounds twice, each time to the nearest integer with ties away from zero:
+# first `acc * q / 2**31`, then the shift by `2 ** shift`. For `acc = -188` (exact value
+# $-56.4$):
+
+# %%
+acc188 = -188
+step1 = quant.requantize([acc188], q31 / 2**31, 0, dtype="int16", rounding="half_away").item()
+step2 = quant.requantize([step1], 2.0**shift, 0, dtype="int8", rounding="half_away").item()
+print(f"step 1: {acc188 * q31 / 2**31:.4f} -> {step1}")
+print(f"step 2: {step1 * 2.0**shift} -> {step2}")
+print("tflite_double:", quant.requantize([acc188], 0.3, 0, rounding="tflite_double").item())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # **Predict.** The exact value is $-59.4$. Which code does `tflite_double` produce (zero

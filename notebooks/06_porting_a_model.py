@@ -63,7 +63,6 @@ from pooltutor.viz.selfcheck import SelfCheck
 # %%
 stem = googlenet_stem((1, 3, 224, 224))
 report = audit(stem)
-print(report.table())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Everybody agrees, although OpenVINO and TensorRT read `ceil_mode=1` as the *raw* ceil and
@@ -87,6 +86,12 @@ SelfCheck("Output (H, W) of GoogLeNet's maxpool2 on a 56 × 56 input, K=3, S=2, 
                                     rounding="ceil_torch").describe(),
           hint="ceil((56 - 3) / 2) + 1, and the clip cannot fire without padding")
 
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The audit's table of the whole stem, every runtime's shapes:
+
+# %%
+print(report.table())
+
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. A small change in the port
 #
@@ -96,6 +101,21 @@ SelfCheck("Output (H, W) of GoogLeNet's maxpool2 on a 56 × 56 input, K=3, S=2, 
 # %%
 ported = googlenet_stem((1, 3, 224, 224), pool_kernel=2, pool_pads=1)
 report2 = audit(ported)
+
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# **Predict** before the audit's table: the second pool gets a 57 × 57 input. How many
+# rows does OpenVINO's `maxpool2` output have?
+
+# %% tags=["hide-input"]
+SelfCheck("Rows of maxpool2's output in OpenVINO (57 × 57 input, K=2, S=2, pads 1, raw ceil)?",
+          report2.node("maxpool2").shapes["openvino"][2],
+          explanation=report2.node("maxpool2").why,
+          hint="ceil((57 + 2 - 2) / 2) + 1 with no clip")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The audit's table:
+
+# %%
 print(report2.table())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -113,15 +133,6 @@ print(report2.node("maxpool2").explain())
 
 # %%
 plot_audit_node(report2.node("maxpool2"))[0].figure
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# **Predict.** How many rows does OpenVINO's `maxpool2` output have?
-
-# %% tags=["hide-input"]
-SelfCheck("Rows of maxpool2's output in OpenVINO (57 × 57 input, K=2, S=2, pads 1, raw ceil)?",
-          report2.node("maxpool2").shapes["openvino"][2],
-          explanation=report2.node("maxpool2").why,
-          hint="ceil((57 + 2 - 2) / 2) + 1 with no clip")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The global average pool hides the difference again: the model's outputs agree, but

@@ -27,73 +27,20 @@ process).  The tests then look at the executed notebook:
 from __future__ import annotations
 
 import ast
-import asyncio
-import os
 import re
-import time
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 jupytext = pytest.importorskip("jupytext")
 nbclient = pytest.importorskip("nbclient")
 
-from pooltutor._notebooks import notebook_sources  # noqa: E402
+# the session fixture `executed` (every notebook run once) is in conftest.py
+from notebook_execution import SOURCES, WALL  # noqa: E402
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-SOURCES = notebook_sources(NOTEBOOKS)
-TIMEOUT = 180  # seconds per cell
-WORKERS = 2  # two cores: two kernels at a time
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 pytestmark = [pytest.mark.notebook, pytest.mark.slow]
-
-
-def _execute(py: Path):
-    """Execute one notebook; returns ``(notebook, exception or None, seconds)``."""
-    nb = jupytext.read(py)
-    client = nbclient.NotebookClient(
-        nb,
-        timeout=TIMEOUT,
-        kernel_name="python3",
-        store_widget_state=True,
-        resources={"metadata": {"path": str(py.parent)}},
-    )
-    start = time.perf_counter()
-    # one event loop per worker thread, closed afterwards (nbclient's own sync wrapper
-    # would leave it open, and an unclosed loop is a ResourceWarning, i.e. an error here)
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(client.async_execute())
-    except Exception as exc:  # noqa: BLE001 - reported by the tests below, per notebook
-        return nb, exc, time.perf_counter() - start
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-    return nb, None, time.perf_counter() - start
-
-
-@pytest.fixture(scope="module")
-def executed():
-    """Every notebook, executed once: ``{name: (notebook, exception, seconds)}``."""
-    # MPLBACKEND=agg in the environment would suppress the kernels' inline figures
-    saved = os.environ.pop("MPLBACKEND", None)
-    start = time.perf_counter()
-    try:
-        # longest first (file size as the proxy), so that the two workers finish together
-        order = sorted(SOURCES, key=lambda p: p.stat().st_size, reverse=True)
-        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            results = dict(zip((p.name for p in order), pool.map(_execute, order), strict=True))
-    finally:
-        if saved is not None:
-            os.environ["MPLBACKEND"] = saved
-    _WALL["seconds"] = time.perf_counter() - start
-    return results
-
-
-_WALL: dict[str, float] = {}
 
 
 def _run(executed, name):
@@ -277,7 +224,7 @@ NOTEBOOK_BUDGET = 40
 def test_notebook_suite_runtime(executed):
     """The suite runs in :data:`SUITE_BUDGET` s, each notebook in :data:`NOTEBOOK_BUDGET` s."""
     times = {name: round(sec, 1) for name, (_, _, sec) in executed.items()}
-    wall = round(_WALL["seconds"], 1)
+    wall = round(WALL["seconds"], 1)
     print(f"notebook suite: {wall} s wall; per notebook: {times}")
     slow = {name: sec for name, sec in times.items() if sec > NOTEBOOK_BUDGET}
     assert not slow, f"notebooks over the {NOTEBOOK_BUDGET} s budget: {slow} (suite {wall} s)"

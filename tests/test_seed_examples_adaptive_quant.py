@@ -227,3 +227,27 @@ def test_seed003_max_pool_keeps_the_scale_only_with_one_scale_and_zero_point():
     pooled = quant.quantized_max_pool(codes, 2).output
     # one (scale, zp): the largest code is the code of the largest real value
     assert quant.dequantize(pooled, 0.5, 128).item() == quant.dequantize(codes, 0.5, 128).max()
+
+
+def test_seed003_negative_window_max_is_minus_3_not_a_padding_zero():
+    neg = np.array([[[[-8, -5], [-3, -6]]]], dtype=np.float32)
+    assert max_pool(neg, kernel=2, stride=2).output.ravel().tolist() == [-3.0]
+    assert max_pool(neg, kernel=2, stride=2).output.ravel().tolist() != [0.0]   # no zero wins
+
+
+@pytest.mark.parametrize("side, pooled", [(4, 4), (3, 1), (5, 4), (2, 1)])
+def test_seed003_4x4_gives_four_pooled_values_3x3_gives_one(side, pooled):
+    out = max_pool(np.arange(side * side, dtype=float).reshape(1, 1, side, side), kernel=2, stride=2)
+    assert out.output.size == pooled
+
+
+@pytest.mark.parametrize("acc, first, second", [(-198, -119, -60), (-188, -113, -57)])
+def test_tv36_tflite_double_is_two_roundings_half_away(acc, first, second):
+    # the two steps notebook 05 shows: acc * q / 2**31 rounded, then the shift rounded
+    q31, shift = quant.quantize_multiplier(0.3)
+    assert (q31, shift) == (1288490189, -1)
+    step1 = quant.requantize([acc], q31 / 2**31, 0, dtype="int16", rounding="half_away").item()
+    step2 = quant.requantize([step1], 2.0**shift, 0, dtype="int8", rounding="half_away").item()
+    assert (step1, step2) == (first, second)
+    assert quant.requantize([acc], 0.3, 0, rounding="tflite_double").item() == second
+    assert quant.requantize([acc], 0.3, 0, rounding="half_even").item() == round(acc * 0.3)

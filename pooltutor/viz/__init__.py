@@ -48,6 +48,8 @@ _LAZY = {
     "AdaptiveBinsExplorer": "adaptive_explorer",
     "ZeroPointReluExplorer": "relu_explorer",
     "SelfCheck": "selfcheck",
+    "Folded": "folded",
+    "folded": "folded",
 }
 
 __all__ = sorted(_LAZY)

@@ -1,0 +1,63 @@
+"""Execute every course notebook once per test session (shared by test_notebooks.py and
+test_notebook_spoilers.py through the session fixture ``executed`` in conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pooltutor._notebooks import notebook_sources
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+SOURCES = notebook_sources(NOTEBOOKS)
+TIMEOUT = 180  # seconds per cell
+WORKERS = 2  # two cores: two kernels at a time
+#: wall-clock seconds of the last :func:`execute_all` (for the runtime budget test)
+WALL: dict[str, float] = {}
+
+
+def _execute(py: Path):
+    """Execute one notebook; returns ``(notebook, exception or None, seconds)``."""
+    import jupytext
+    import nbclient
+
+    nb = jupytext.read(py)
+    client = nbclient.NotebookClient(
+        nb,
+        timeout=TIMEOUT,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(py.parent)}},
+    )
+    start = time.perf_counter()
+    # one event loop per worker thread, closed afterwards (nbclient's own sync wrapper
+    # would leave it open, and an unclosed loop is a ResourceWarning, i.e. an error here)
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(client.async_execute())
+    except Exception as exc:  # noqa: BLE001 - reported by the tests, per notebook
+        return nb, exc, time.perf_counter() - start
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+    return nb, None, time.perf_counter() - start
+
+
+def execute_all():
+    """Every notebook, executed once: ``{name: (notebook, exception, seconds)}``."""
+    # MPLBACKEND=agg in the environment would suppress the kernels' inline figures
+    saved = os.environ.pop("MPLBACKEND", None)
+    start = time.perf_counter()
+    try:
+        # longest first (file size as the proxy), so that the two workers finish together
+        order = sorted(SOURCES, key=lambda p: p.stat().st_size, reverse=True)
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            results = dict(zip((p.name for p in order), pool.map(_execute, order), strict=True))
+    finally:
+        if saved is not None:
+            os.environ["MPLBACKEND"] = saved
+    WALL["seconds"] = time.perf_counter() - start
+    return results
