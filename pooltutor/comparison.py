@@ -29,8 +29,8 @@ import numpy as np
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_int, check_tensor
 
-__all__ = ["CEIL_RUNTIMES", "Column", "RuntimeRow", "RuntimeTable", "compare_ceil_modes",
-           "value_text"]
+__all__ = ["CEIL_RUNTIMES", "Column", "RuntimeRow", "RuntimeTable", "SPEC_AND_RUNTIME_COLUMNS",
+           "compare_ceil_modes", "value_text"]
 
 #: What "ceil mode" is called in each runtime, and the function of
 #: :mod:`pooltutor.frameworks` that runs it (semantics.md 1.1 and 2.4).
@@ -171,40 +171,69 @@ class RuntimeTable:
         printer.text(str(self))
 
 
-def _ceil_calls(arr: np.ndarray, k: int, s: int, p: int) -> dict[str, Callable[[], Any]]:
-    """Each runtime of :data:`CEIL_RUNTIMES` as a call of its framework model."""
+def _ceil_calls(arr: np.ndarray, k: int, s: int, p: int, follow: str = "spec"
+                ) -> dict[str, Callable[[], Any]]:
+    """Each runtime of :data:`CEIL_RUNTIMES` as a call of its framework model, following
+    the framework's specification or its runtime (``follow``, as the frameworks take it)."""
     from . import frameworks
 
     nd = arr.ndim - 2
+    f = follow
     return {
-        "torch_max_pool": lambda: frameworks.torch_max_pool(arr, k, s, p, ceil_mode=True),
+        "torch_max_pool": lambda: frameworks.torch_max_pool(arr, k, s, p, ceil_mode=True,
+                                                            follow=f),
         "onnx_max_pool": lambda: frameworks.onnx_max_pool(
-            arr, [k] * nd, [s] * nd, [p] * (2 * nd), ceil_mode=1)[0],
+            arr, [k] * nd, [s] * nd, [p] * (2 * nd), ceil_mode=1, follow=f)[0],
         "openvino_max_pool/ceil": lambda: frameworks.openvino_max_pool(
-            arr, s, p, p, k, rounding_type="ceil")[0],
+            arr, s, p, p, k, rounding_type="ceil", follow=f)[0],
         "openvino_max_pool/ceil_torch": lambda: frameworks.openvino_max_pool(
-            arr, s, p, p, k, rounding_type="ceil_torch")[0],
+            arr, s, p, p, k, rounding_type="ceil_torch", follow=f)[0],
         "tensorrt_pooling/EXPLICIT_ROUND_UP": lambda: frameworks.tensorrt_pooling(
-            arr, k, s, p, p, padding_mode="EXPLICIT_ROUND_UP"),
+            arr, k, s, p, p, padding_mode="EXPLICIT_ROUND_UP", follow=f),
         "tensorrt_pooling/CAFFE_ROUND_UP": lambda: frameworks.tensorrt_pooling(
-            arr, k, s, p, p, padding_mode="CAFFE_ROUND_UP"),
+            arr, k, s, p, p, padding_mode="CAFFE_ROUND_UP", follow=f),
     }
+
+
+def _answer_text(row: RuntimeRow) -> str:
+    if row.output is None:
+        return f"refuses: {row.error}"
+    return f"{_shape_text(row)}: {_values_text(row)}"
+
+
+def _runtime_text(row: RuntimeRow) -> str:
+    """The runtime column of a spec-and-runtime table, marked where it departs."""
+    rt = row.extra["runtime_row"]
+    if rt.output is None and "cannot be run on this machine" in (rt.error or ""):
+        return "not run here (no runtime on this machine)"
+    text = _answer_text(rt)
+    same = (rt.output is not None and row.output is not None
+            and rt.output.shape == row.output.shape
+            and np.array_equal(rt.output, row.output, equal_nan=True))
+    return text if same or rt.output is None else f"{text}  <- departs"
+
+
+#: The columns of a table with the specification and the runtime side by side.
+SPEC_AND_RUNTIME_COLUMNS: tuple[Column, ...] = (Column("specification", _answer_text),
+                                                Column("runtime", _runtime_text))
 
 
 def run_row(runtime: str, call: str, func: Callable[[], Any], **extra) -> RuntimeRow:
     """Run ``func`` (one runtime's call) into a :class:`RuntimeRow`: its output, or the
-    reason it refused (a :class:`~pooltutor.errors.PoolTutorError`), with the warnings it gave."""
+    reason it refused (a ``ValueError`` / ``TypeError`` such as
+    :class:`~pooltutor.errors.PoolTutorError`), with the warnings it gave."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             out, error = np.asarray(func()), None
-        except (PoolTutorError, PoolTutorTypeError) as exc:
+        except (PoolTutorError, PoolTutorTypeError, ValueError, TypeError) as exc:
             out, error = None, str(exc)
     return RuntimeRow(runtime, call, out, error, tuple(str(w.message) for w in caught),
                       MappingProxyType(dict(extra)))
 
 
-def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> RuntimeTable:
+def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0, *,
+                       follow: str = "spec") -> RuntimeTable:
     """Max-pool ``x`` "in ceil mode" in every runtime of :data:`CEIL_RUNTIMES`.
 
     The same model exported from PyTorch with ``ceil_mode=True`` becomes an
@@ -219,6 +248,12 @@ def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> Runtime
     x : array_like, ``(N, C, *spatial)`` with 1 or 2 spatial axes
     kernel, stride, padding : int
         The same on every axis; ``padding`` on both sides.
+    follow : {"spec", "runtime", "both"}
+        What each row computes: the framework's specification (the default), what its
+        CPU runtime computes (``follow="runtime"`` of :mod:`pooltutor.frameworks`, at
+        :data:`~pooltutor.frameworks.RUNTIME_VERSIONS`; TensorRT cannot be run here and
+        says so), or ``"both"``: a specification column and a runtime column side by
+        side, the runtime marked ``<- departs`` where it departs from its own spec.
 
     Returns
     -------
@@ -241,12 +276,23 @@ def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0) -> Runtime
       TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)  4      [1, 3, 5, -inf]
       TensorRT 8 CAFFE_ROUND_UP                                 3      [1, 3, 5]
     """
+    if follow not in ("spec", "runtime", "both"):
+        raise PoolTutorError(f"follow={follow!r} is not allowed: need 'spec', 'runtime' or "
+                             "'both'")
     arr = check_tensor("x", x, min_ndim=3, max_ndim=4, layout="(N, C, L) or (N, C, H, W)")
     k = check_int("kernel", kernel, minimum=1)
     s = check_int("stride", stride, minimum=1)
     p = check_int("padding", padding, minimum=0)
-    calls = _ceil_calls(arr, k, s, p)
-    rows = tuple(run_row(runtime, call, calls[call]) for runtime, call in CEIL_RUNTIMES)
     size = " x ".join(str(n) for n in arr.shape[2:])
-    title = f"max pool, kernel {k}, stride {s}, padding {p}, input {size}, ceil mode:"
-    return RuntimeTable(title, rows)
+    title = f"max pool, kernel {k}, stride {s}, padding {p}, input {size}, ceil mode"
+    calls = _ceil_calls(arr, k, s, p, "runtime" if follow == "runtime" else "spec")
+    if follow != "both":
+        rows = tuple(run_row(runtime, call, calls[call]) for runtime, call in CEIL_RUNTIMES)
+        suffix = " (the runtimes):" if follow == "runtime" else ":"
+        return RuntimeTable(title + suffix, rows)
+    runtime_calls = _ceil_calls(arr, k, s, p, "runtime")
+    rows = tuple(run_row(runtime, call, calls[call],
+                         runtime_row=run_row(runtime, call, runtime_calls[call]))
+                 for runtime, call in CEIL_RUNTIMES)
+    return RuntimeTable(title + ", specification and runtime:", rows,
+                        SPEC_AND_RUNTIME_COLUMNS)

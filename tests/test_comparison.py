@@ -136,3 +136,34 @@ def test_run_row_keeps_output_refusal_warnings_and_extra_facts():
 
     with pytest.raises(KeyError):
         run_row("C", "c", broken)
+
+
+def test_compare_ceil_modes_spec_and_runtime_side_by_side():
+    """follow='both': the runtime column is each framework's CPU runtime (follow='runtime'),
+    marked where it departs from its own specification (OpenVINO computes float64 as
+    float32: its empty window is float32's lowest); TensorRT has no runtime here."""
+    import numpy as np
+
+    from pooltutor.comparison import compare_ceil_modes
+
+    x = np.arange(1.0, 6.0).reshape(1, 1, 5)                       # TV03
+    table = compare_ceil_modes(x, 2, 2, 1, follow="both")
+    assert [c.header for c in table.columns] == ["specification", "runtime"]
+    cells = {row[0]: row[1:] for row in table.cells()[1:]}
+    assert cells["PyTorch max_pool, ceil_mode=True"] == ["3: [1, 3, 5]", "3: [1, 3, 5]"]
+    ov = cells["OpenVINO MaxPool-8, rounding_type=ceil"]
+    assert ov[0].startswith("4: ") and ov[1].endswith("<- departs")
+    assert cells["TensorRT 8 CAFFE_ROUND_UP"][1] == "not run here (no runtime on this machine)"
+    runtime = compare_ceil_modes(x, 2, 2, 1, follow="runtime")
+    assert runtime.shapes["ONNX MaxPool, ceil_mode=1"] == (3,)
+    assert runtime.row("tensorrt_pooling/EXPLICIT_ROUND_UP").output is None
+
+
+def test_compare_ceil_modes_refuses_an_unknown_follow():
+    import numpy as np
+    import pytest
+
+    from pooltutor.comparison import compare_ceil_modes
+
+    with pytest.raises(ValueError, match="follow='exact' is not allowed"):
+        compare_ceil_modes(np.zeros((1, 1, 4)), 2, 2, follow="exact")
