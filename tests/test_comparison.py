@@ -8,7 +8,6 @@ import pytest
 from pooltutor import PoolTutorError, PoolTutorTypeError
 from pooltutor.comparison import CEIL_RUNTIMES, RuntimeTable, compare_ceil_modes, run_row
 
-
 # ------------------------------------------------------------------ ceil mode across runtimes
 
 L = float(np.finfo(np.float32).min)
