@@ -443,6 +443,10 @@ def resolve_notebooks(names: Sequence[str], available: Sequence[Path] | None = N
             found.append(stems[key])
             continue
         matches = [stem for stem in stems if stem.startswith(key)] if key else []
+        if len(matches) > 1:
+            # a whole number picks its notebook: "03" is 03_..., not 03b_...
+            exact = [stem for stem in matches if stem.startswith(key + "_")]
+            matches = exact if len(exact) == 1 else matches
         if len(matches) == 1:
             found.append(stems[matches[0]])
         elif matches:

@@ -259,8 +259,15 @@ def test_resolve_notebooks_accepts_a_path(fake_course, tmp_path):
     assert slides.resolve_notebooks([str(other)], fake_course) == [other]
 
 
+def test_a_whole_number_picks_its_notebook_not_its_b_part(fake_course):
+    """"02" is 02_output_size_rounding even beside 02b_extra; "02b" is the other one."""
+    assert [p.stem for p in slides.resolve_notebooks(["02"], fake_course)] == [
+        "02_output_size_rounding"]
+    assert [p.stem for p in slides.resolve_notebooks(["02b"], fake_course)] == ["02b_extra"]
+
+
 @pytest.mark.parametrize(("name", "message"), [
-    ("02", "ambiguous: it starts 02_output_size_rounding, 02b_extra"),
+    ("0", "ambiguous: it starts 00_course_map, 01_"),
     ("03", "no notebook '03'; available: 00_course_map, "),
     ("", "no notebook ''"),
 ])
