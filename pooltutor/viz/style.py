@@ -206,10 +206,17 @@ def _text_path(text: str, size: float, bold: bool):
         from matplotlib.font_manager import FontProperties
         from matplotlib.textpath import TextPath
 
+        from matplotlib.path import Path
+
         if len(_TEXT_PATHS) > _CACHE_LIMIT:
             _TEXT_PATHS.clear()
-        path = _TEXT_PATHS[key] = TextPath(
-            (0, 0), text, size=size, prop=FontProperties(weight="bold" if bold else "normal"))
+        if not text.strip():
+            # nothing to outline (and matplotlib 3.11's TextPath fails on an empty string)
+            path = _TEXT_PATHS[key] = Path(np.empty((0, 2)))
+        else:
+            path = _TEXT_PATHS[key] = TextPath(
+                (0, 0), text, size=size,
+                prop=FontProperties(weight="bold" if bold else "normal"))
     return path
 
 
@@ -235,7 +242,9 @@ def _aligned_path(key):
         if len(_ALIGNED) > _CACHE_LIMIT:
             _ALIGNED.clear()
         verts = raw.vertices + (sx + dx, sy + dy)
-        path = _ALIGNED[key] = Path(verts, raw.codes)
+        # an empty text has no outline (matplotlib 3.11's TextPath gives codes as a list)
+        codes = None if raw.codes is None or not len(raw.vertices) else raw.codes
+        path = _ALIGNED[key] = Path(verts.reshape(-1, 2), codes)
     return path
 
 
