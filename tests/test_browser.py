@@ -318,7 +318,7 @@ def _feedback_after(page, check, answer: str, submit: str) -> str:
     if submit == "enter":
         box.press("Enter")
     else:
-        check.locator("button").click()
+        check.get_by_role("button", name="Check").click()
     page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.trim() !== ''",
                            arg=[feedback.element_handle(), old], timeout=15_000)
     return feedback.inner_text()
@@ -329,9 +329,21 @@ def test_app_self_check_answers_right_and_wrong(app_pages):
     check = page.locator(".pooltutor-selfcheck").first
     check.wait_for(state="visible")
     wrong = _feedback_after(page, check, DEMO_WRONG, "enter")
-    assert "Not quite" in wrong and f"you said {DEMO_WRONG}" in wrong and "the answer is 2" in wrong
+    # a first wrong try gives the hint only, never the answer
+    assert "Not quite" in wrong and f"you said {DEMO_WRONG}" in wrong
+    assert "the answer is" not in wrong and "Try again" in wrong
     right = _feedback_after(page, check, DEMO_RIGHT, "click")
     assert right.strip().startswith("\u2714") and "Right: 2." in right
+
+
+def test_app_self_check_show_answer_button_reveals_it(app_pages):
+    page = app_pages[DEMO_NAME]
+    check = page.locator(".pooltutor-selfcheck").nth(0)
+    feedback = check.locator(".widget-html").last
+    check.get_by_role("button", name="Show answer").click()
+    page.wait_for_function("el => el.innerText.includes('The answer is')",
+                           arg=feedback.element_handle(), timeout=15_000)
+    assert "2" in feedback.inner_text()
 
 
 @pytest.mark.parametrize("name", [p.stem for p in NOTEBOOKS])
