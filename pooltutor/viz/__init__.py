@@ -23,6 +23,7 @@ a picture, many rules    ``plot_image_pooling``          --
 MaxUnpool by layout      ``plot_unpool``                 --
 gradient routing         ``plot_gradient_routing``       --
 exercises                --                              ``SelfCheck``
+long explain() texts     ``folded`` (``Folded``)         --
 =======================  ==============================  =====================================
 
 Names are imported on first use, so ``import pooltutor.viz`` stays cheap.

@@ -125,6 +125,11 @@ PLOTS = {
     # plot_unpool
     "unpool-one-channel": lambda: _unpool(1),
     "unpool-two-channels": lambda: _unpool(2),
+    # plot_gradient_routing: overlapping windows (a cell that wins twice), padding
+    "gradient-overlap": lambda: _call("gradients", "plot_gradient_routing",
+                                      np.arange(16.0).reshape(4, 4), 3, 1),
+    "gradient-padded": lambda: _call("gradients", "plot_gradient_routing",
+                                     -np.arange(9.0).reshape(3, 3), 2, 2, 1),
 }
 
 EXPLORERS = {
@@ -180,7 +185,8 @@ def test_the_cases_cover_every_public_plot_and_explorer():
     plots = {"plot_pooling": "pooling", "plot_padding_modes": "padding",
              "plot_index_layouts": "index", "plot_adaptive_bins": "adaptive",
              "plot_zero_point_relu": "relu", "plot_quant_chain": "chain",
-             "plot_image_pooling": "gallery", "plot_unpool": "unpool"}
+             "plot_image_pooling": "gallery", "plot_unpool": "unpool",
+             "plot_gradient_routing": "gradient"}
     public = {name for name in viz.__all__ if name.startswith("plot_")}
     assert public == set(plots)
     for prefix in plots.values():
