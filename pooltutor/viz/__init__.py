@@ -33,6 +33,9 @@ from __future__ import annotations
 
 import importlib
 
+# imported at once (a few lines, no matplotlib): the function shadows its module's name
+from .folded import Folded, folded
+
 _LAZY = {
     "plot_pooling": "heatmaps",
     "plot_padding_modes": "padding_modes",
@@ -49,11 +52,9 @@ _LAZY = {
     "AdaptiveBinsExplorer": "adaptive_explorer",
     "ZeroPointReluExplorer": "relu_explorer",
     "SelfCheck": "selfcheck",
-    "Folded": "folded",
-    "folded": "folded",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = sorted([*_LAZY, "Folded", "folded"])
 
 
 def __getattr__(name: str):
