@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 
 # imported at once (a few lines, no matplotlib): the function shadows its module's name
-from .folded import Folded, folded
+from .folded import Folded, folded  # noqa: F401  (public: listed in __all__)
 
 _LAZY = {
     "plot_pooling": "heatmaps",
