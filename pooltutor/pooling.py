@@ -1052,7 +1052,8 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
             unsure.append(where)
 
     try:
-        _box_reduce(x, geom, np.add, np.float64, 0.0, finish)
+        with np.errstate(invalid="ignore", over="ignore"):   # inf + -inf: NaN, the right average
+            _box_reduce(x, geom, np.add, np.float64, 0.0, finish)
     except _LeaveFastPath:
         return None
     if not unsure:
