@@ -115,6 +115,11 @@ REVIEWED = {
         "the I=8, S=1 example's window 3 also reads (3, 5, 7); the question is I=9, S=2, padding 1",
     ("01_window_placement.py", "Output 0 of max pooling [-inf, 2]"):
         "the worked example is an all-padding window with dilation 3; the question asks the rule again",
+    ("04_adaptive_pooling.py", "Adaptive 11 -> 3 and its workaround k=5, s=3"):
+        "the 1 matched is the stride in 'fixed pool k=4 s=1' of the 7 -> 4 example, not a count",
+    ("05_quantized_relu.py", "TV32: output (2, 2) of the quantized max pool"):
+        "100 is printed as one of the input codes; which code the padded corner window returns "
+        "(skip vs lowest code) is the question",
 }
 
 
