@@ -222,6 +222,7 @@ class IndexLayoutExplorer(Explorer):
                     spec = ax.get_subplotspec()
                     if spec is not None:
                         ax.set_position(spec.get_position(fig))
+                        ax.set_in_layout(True)   # set_position takes it out of the layout
             fig.set_layout_engine("constrained" if self._relayout else "none")
             for artist in moving:
                 artist.set_animated(True)

@@ -158,8 +158,8 @@ class IndexLayoutsPlot:
         found = []
         for name, ax in (("input", self.input_ax), *self.layout_axes.items()):
             found += list(self.marks[name])
-        if name == "input":
-            found.append(ax.title)
+            if name == "input":
+                found.append(ax.title)
         if self.table_ax is not None:
             found += list(self.table_ax.tables)
         suptitle = _suptitle_text(self.figure)
@@ -311,7 +311,7 @@ def _layout(shape, n_layouts: int, table: bool):
     ncols = min(2 if wide else 3, n_layouts + 1)
     cell_in = max(_min_cell_in(digits), min(0.5, (5.0 if wide else 3.2) / cols, 3.0 / rows))
     panel_w = max(3.2, cols * cell_in + 0.3)
-    panel_h = rows * cell_in + 0.95            # two title lines above, the caption below
+    panel_h = rows * cell_in + 1.2             # two title lines above, the caption below
     nrows = -(-(n_layouts + 1) // ncols)
     table_h = (0.27 * (n_layouts + 1) + 0.2) if table else 0.0
     figsize = (max(ncols * panel_w + 0.4, 9.5), nrows * panel_h + table_h + 0.7)
@@ -822,7 +822,9 @@ def _cell_pt(ax, canvas_extent) -> float:
     fig = ax.get_figure()
     w, h = fig.get_size_inches() if hasattr(fig, "get_size_inches") else (
         fig.bbox.width / fig.dpi, fig.bbox.height / fig.dpi)
-    box = ax.get_position()
+    spec = ax.get_subplotspec()
+    # a grid's Axes: the place the grid gives it (the same before and after a layout)
+    box = spec.get_position(fig) if spec is not None else ax.get_position()
     rows, cols = canvas_extent
     return 72.0 * min(box.width * w / max(cols, 1), box.height * h / max(rows, 1))
 
