@@ -66,7 +66,8 @@ def main(argv=None) -> int:
 
     import onnx
 
-    from pooltutor import audit as audit_module
+    from pooltutor import audit
+    from pooltutor.model_audit import RUNTIMES
 
     model = build(args.nodes)
     n = len(model.graph.node)
@@ -75,12 +76,12 @@ def main(argv=None) -> int:
     for _ in range(args.repeats + 1):
         fresh = onnx.load_from_string(data)
         t = time.perf_counter()
-        report = audit_module.audit(fresh)
+        report = audit(fresh)
         times.append(time.perf_counter() - t)
         results.append(report.to_dict())
     audited = len(report.nodes)
     cold, warm = times[0], times[1:]
-    print(f"model: {n} nodes ({audited} audited x {len(audit_module.RUNTIMES)} runtimes, "
+    print(f"model: {n} nodes ({audited} audited x {len(RUNTIMES)} runtimes, "
           f"{n - audited} through shape inference), input (1, 8, 33, 33)")
     print(f"| round | seconds |\n|---|---|\n| cold (first) | {cold:.3f} |")
     if warm:

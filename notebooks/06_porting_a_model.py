@@ -25,7 +25,7 @@
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
-from pooltutor.audit import audit
+from pooltutor import audit
 from pooltutor.audit_models import googlenet_stem, measured_shapes, one_node_model
 from pooltutor.geometry import pool_geometry
 from pooltutor.viz.audit_report import plot_audit_node

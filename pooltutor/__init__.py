@@ -9,7 +9,7 @@ The arithmetic core imports numpy alone:
 * :mod:`pooltutor.padding_modes` TensorRT ``PaddingMode`` arithmetic, :func:`output_geometry`
 * :mod:`pooltutor.frameworks` one thin function per framework operator
 * :mod:`pooltutor.quant`     the quantized stage chain
-* :mod:`pooltutor.audit`     model audit: ``pooltutor.audit(model)`` (needs ``onnx``)
+* :mod:`pooltutor.model_audit` model audit: ``pooltutor.audit(model)`` (needs ``onnx``)
 
 Plots and widgets live in :mod:`pooltutor.viz` (matplotlib / ipywidgets) and
 are imported only when asked for.
@@ -46,7 +46,9 @@ _LAZY = {
     "ModeGeometry": "padding_modes",
     "frameworks": None,
     "quant": None,
-    "audit": None,
+    "audit": "model_audit",
+    "AuditReport": "model_audit",
+    "model_audit": None,
     "reference": None,
     "unpool": None,
     "exercises": None,

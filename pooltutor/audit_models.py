@@ -1,7 +1,7 @@
 """Small ONNX models built with ``onnx.helper`` for the model audit: one-node cases, the
 GoogLeNet stem and SqueezeNet 1.0 (torchvision's layer attributes, random weights).
 
-Nothing here computes a shape: the models are data for :func:`pooltutor.audit.audit`,
+Nothing here computes a shape: the models are data for :func:`pooltutor.audit`,
 its tests, its benchmark and notebook 06.  Needs the ``onnx`` package.
 
 >>> m = one_node_model("MaxPool", (1, 1, 5), kernel_shape=[2], strides=[2], pads=[1, 1],
@@ -22,7 +22,7 @@ OPSET = 22
 
 
 def _onnx():
-    from .audit import _onnx as load
+    from .model_audit import _onnx as load
 
     return load()
 

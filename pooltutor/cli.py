@@ -193,7 +193,7 @@ def run_lab(args: argparse.Namespace) -> int:
 
 
 def _input_shape_arg(text: str):
-    from pooltutor.audit import parse_input_shape
+    from pooltutor.model_audit import parse_input_shape
 
     try:
         return parse_input_shape(text)
@@ -202,7 +202,7 @@ def _input_shape_arg(text: str):
 
 
 def register_audit(subparsers) -> None:
-    """Register ``pooltutor audit`` (:mod:`pooltutor.audit`)."""
+    """Register ``pooltutor audit`` (:mod:`pooltutor.model_audit`)."""
     parser = subparsers.add_parser(
         "audit",
         help="audit an ONNX model: every pooling / convolution node's shape under each runtime",
@@ -238,7 +238,7 @@ def run_audit(args: argparse.Namespace) -> int:
             return USAGE_ERROR
         shapes[name] = shape
     try:
-        from pooltutor.audit import audit
+        from pooltutor.model_audit import audit
         report = audit(args.model, shapes or None)
     except (ValueError, TypeError, ImportError) as exc:
         message = " ".join(str(exc).split())

@@ -17,7 +17,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from pooltutor.audit import RUNTIMES, audit, parse_input_shape  # noqa: E402
+from pooltutor.model_audit import RUNTIMES, audit, parse_input_shape  # noqa: E402
 from pooltutor.audit_models import (  # noqa: E402
     OPSET,
     googlenet_stem,
@@ -262,7 +262,7 @@ def test_pooltutor_audit_is_callable_as_the_contract_spells_it():
 
     model = one_node_model("MaxPool", (1, 1, 5), **TV03)
     assert pooltutor.audit(model).to_dict() == audit(model).to_dict()
-    assert pooltutor.audit.RUNTIMES == RUNTIMES
+    assert pooltutor.model_audit.RUNTIMES == RUNTIMES
 
 
 def test_path_bytes_and_proto_agree_and_the_model_is_not_modified(tmp_path):

@@ -106,7 +106,7 @@ def report_html(report) -> str:
                           f"First divergence: <b>{esc(first.name)}</b> ({esc(first.op_type)}); "
                           f"{len(report.disagreements)} of {len(report.nodes)} nodes disagree "
                           f"(rows marked ! and shaded).") + "</p>")
-    from ..audit import RUNTIMES
+    from ..model_audit import RUNTIMES
 
     parts.append("<table><tr><th></th><th>node</th><th>op</th><th>input</th>"
                  + "".join(f"<th>{r}</th>" for r in RUNTIMES) + "</tr>")

@@ -25,7 +25,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from pooltutor.audit import audit  # noqa: E402
+from pooltutor import audit  # noqa: E402
 from pooltutor.audit_models import OPSET, googlenet_stem, squeezenet1_0  # noqa: E402
 
 REQUIRE = os.environ.get("POOLTUTOR_REQUIRE_RUNTIMES") == "1"

@@ -52,8 +52,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
-import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -1549,15 +1547,3 @@ def format_table(report: AuditReport) -> str:
         for name, op, domain in report.unknown_ops:
             lines.append(f"  {name}: {op} (domain {domain})")
     return "\n".join(lines)
-
-
-
-class _CallableModule(types.ModuleType):
-    """``pooltutor.audit(model, input_shapes)`` (the contract's spelling) calls :func:`audit`;
-    ``from pooltutor.audit import audit`` works as well."""
-
-    def __call__(self, model, input_shapes=None):
-        return audit(model, input_shapes)
-
-
-sys.modules[__name__].__class__ = _CallableModule
