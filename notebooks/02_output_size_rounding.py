@@ -313,10 +313,12 @@ SelfCheck("TV03 ([1..5], K=2, S=2, padding 1): output length of OpenVINO roundin
 plot_padding_modes(5, 2, 2, 1, 1, modes=("floor", "ceil", "ceil_torch")).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# TV03 in six runtimes:
+# TV03 in six runtimes: what each one's documentation specifies, and beside it what its CPU
+# runtime computes (`follow="both"`; a runtime that departs from its own documentation is
+# marked `<- departs`; TensorRT needs a GPU and is not run here):
 
 # %%
-print(tv03)
+print(compare_ceil_modes(x3, kernel=2, stride=2, padding=1, follow="both"))
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # The same model, six runtimes. OpenVINO's extra window holds only padding, so it reports

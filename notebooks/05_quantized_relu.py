@@ -390,6 +390,13 @@ q38 = np.array([[[[1, 2], [1, 2]]], [[[2, 3], [2, 3]]], [[[1, 2], [2, 2]]], [[[0
 print("PyTorch (half_even):", quant.quantized_avg_pool(q38, 2).ravel())
 print("TFLite (half_away): ", quant.quantized_avg_pool(q38, 2, rounding="half_away").ravel())
 
+# %% [markdown] slideshow={"slide_type": "fragment"}
+# Measured, not read: the test suite converts small Keras models to full-integer `int8`
+# TFLite and runs them in the interpreter that TensorFlow 2.21 bundles. `AVERAGE_POOL_2D`
+# adds the codes of the real elements only (SAME padding is not counted), divides by their
+# number and rounds half away from zero: `quantized_avg_pool(..., rounding="half_away")`
+# gives the interpreter's codes exactly; `MAX_POOL_2D` gives those of `quantized_max_pool`.
+
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 8. What the seed gets right, and what it leaves out
 #

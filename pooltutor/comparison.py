@@ -147,7 +147,7 @@ class RuntimeTable:
     def cells(self) -> list[list[str]]:
         """The table as text cells: a header row, then one row per runtime (a refusing
         runtime has one cell after its name: ``"refuses: ..."``)."""
-        out = [["runtime", *(c.header for c in self.columns)]]
+        out = [["framework", *(c.header for c in self.columns)]]
         for r in self.rows:
             if r.output is None:
                 out.append([r.runtime, f"refuses: {r.error}"])
@@ -215,7 +215,7 @@ def _runtime_text(row: RuntimeRow) -> str:
 
 #: The columns of a table with the specification and the runtime side by side.
 SPEC_AND_RUNTIME_COLUMNS: tuple[Column, ...] = (Column("specification", _answer_text),
-                                                Column("runtime", _runtime_text))
+                                                Column("CPU runtime", _runtime_text))
 
 
 def run_row(runtime: str, call: str, func: Callable[[], Any], **extra) -> RuntimeRow:
@@ -268,7 +268,7 @@ def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0, *,
 
     >>> print(compare_ceil_modes(np.arange(1.0, 6.0).reshape(1, 1, 5), 2, 2, 1))
     max pool, kernel 2, stride 2, padding 1, input 5, ceil mode:
-      runtime                                                   shape  output[0, 0]
+      framework                                                 shape  output[0, 0]
       PyTorch max_pool, ceil_mode=True                          3      [1, 3, 5]
       ONNX MaxPool, ceil_mode=1                                 3      [1, 3, 5]
       OpenVINO MaxPool-8, rounding_type=ceil                    4      [1, 3, 5, -1.8e+308]

@@ -102,7 +102,7 @@ def test_compare_ceil_modes_checks_its_arguments():
 
 def test_runtime_table_cells_and_added_columns():
     t = compare_ceil_modes(np.arange(1.0, 6.0).reshape(1, 1, 5), 2, 2, 1)      # TV03
-    assert t.cells()[0] == ["runtime", "shape", "output[0, 0]"]
+    assert t.cells()[0] == ["framework", "shape", "output[0, 0]"]
     wider = t.with_column("size", lambda row: str(row.output.size))
     assert isinstance(wider, RuntimeTable) and t.columns != wider.columns
     rows = {r[0]: r for r in wider.cells()[1:]}
@@ -147,7 +147,7 @@ def test_compare_ceil_modes_spec_and_runtime_side_by_side():
 
     x = np.arange(1.0, 6.0).reshape(1, 1, 5)                       # TV03
     table = compare_ceil_modes(x, 2, 2, 1, follow="both")
-    assert [c.header for c in table.columns] == ["specification", "runtime"]
+    assert [c.header for c in table.columns] == ["specification", "CPU runtime"]
     cells = {row[0]: row[1:] for row in table.cells()[1:]}
     assert cells["PyTorch max_pool, ceil_mode=True"] == ["3: [1, 3, 5]", "3: [1, 3, 5]"]
     ov = cells["OpenVINO MaxPool-8, rounding_type=ceil"]
