@@ -323,7 +323,7 @@ def index_layouts_figsize(input_shape, n_layouts: int = len(INDEX_LAYOUTS),
     """The figure size (inches) :func:`plot_index_layouts` picks for an input shape.
 
     >>> index_layouts_figsize((2, 2, 2, 3)), index_layouts_figsize((2, 2, 2, 3), table=False)
-    ((10.9, 9.91), (10.9, 8.09))
+    ((10.9, 10.41), (10.9, 8.59))
     """
     figsize, _, _ = _layout(tuple(input_shape), n_layouts, table)
     return figsize

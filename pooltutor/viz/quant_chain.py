@@ -224,7 +224,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None, ax=None) -> QuantChainP
     fig.suptitle(f"Quantized chain: M={chain.multiplier:g}, zero point {chain.zero_point}, "
                  f"{chain.dtype}, rounding {chain.rounding} ({scale_text}){plane}\n"
                  f"pooled {index} = {int(pooled[i, j])}: window outlined, winner {winner} "
-                 f"marked inside its cell\n{raised_text}", fontsize=10.5)
+                 f"marked inside its cell\n{raised_text}", fontsize=10.5, gid="suptitle")
     return QuantChainPlot(fig, MappingProxyType(dict(zip(CHAIN_PANELS, axes, strict=True))),
                           MappingProxyType(panels), acc_image, acc_labels, chain, index, (n, c),
                           acc, codes, act, pooled, window, winner, raised)

@@ -15,7 +15,7 @@ DPI = 40
 TOL = 5
 
 
-def assert_matches_baseline(fig, name: str, tmp_dir: Path | None = None) -> None:
+def assert_matches_baseline(fig, name: str, tol: float = TOL) -> None:
     import tempfile
 
     from matplotlib.testing.compare import compare_images
@@ -24,8 +24,10 @@ def assert_matches_baseline(fig, name: str, tmp_dir: Path | None = None) -> None
     if os.environ.get("POOLTUTOR_WRITE_BASELINES") == "1":
         fig.savefig(expected, dpi=DPI, bbox_inches="tight")
         return
+    assert expected.exists(), (f"no baseline {expected}: write it with "
+                               f"POOLTUTOR_WRITE_BASELINES=1, then look at it")
     with tempfile.TemporaryDirectory() as tmp:
         actual = Path(tmp) / f"{name}.png"
         fig.savefig(actual, dpi=DPI, bbox_inches="tight")
-        result = compare_images(str(expected), str(actual), tol=TOL)
+        result = compare_images(str(expected), str(actual), tol=tol)
     assert result is None, result

@@ -102,3 +102,10 @@ def smallest_font_pt(fig) -> float:
     """The smallest font size (points) among the visible texts of ``fig``."""
     sizes = [t.get_fontsize() for t in _visible_texts(fig)]
     return min(sizes) if sizes else float("inf")
+
+
+def suptitle(fig) -> str:
+    """The text of ``fig``'s suptitle (the figure text with gid ``"suptitle"``; matplotlib
+    3.7 has no ``Figure.get_suptitle``)."""
+    (text,) = [t for t in fig.texts if t.get_gid() == "suptitle"]
+    return text.get_text()

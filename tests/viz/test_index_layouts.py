@@ -10,14 +10,14 @@ every picture keeps its texts inside the saved image, plain and ``bbox_inches="t
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
-from figure_checks import assert_texts_inside  # noqa: E402
+from baseline_check import assert_matches_baseline  # noqa: E402
+from figure_checks import assert_texts_inside, suptitle  # noqa: E402
 from matplotlib.testing.compare import compare_images  # noqa: E402
 
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError  # noqa: E402
@@ -31,7 +31,6 @@ from pooltutor.viz.indices import (  # noqa: E402
     plot_index_layouts,
 )
 
-BASELINE = Path(__file__).parent / "baseline"
 LOW = 30            # dpi of the explorers whose wiring only is tested
 
 # TV22: N=2, C=2, H=2, W=3; K=2, S=1 -> 1x2 outputs per plane
@@ -45,11 +44,6 @@ TV22_INDICES = {  # order n0c0w0, n0c0w1, n0c1w0, ... (semantics.md 4.5)
     "nhwc_batch": [2, 2, 1, 11, 12, 14, 19, 15],
 }
 X16 = (np.arange(256.0) % 13).reshape(1, 1, 16, 16)
-
-
-def suptitle(fig) -> str:
-    (text,) = [t for t in fig.texts if t.get_gid() == "suptitle"]
-    return text.get_text()
 
 
 def centres(coll) -> list[tuple[int, int]]:
@@ -81,15 +75,6 @@ def pixels_match(png: bytes, other: bytes, tmp_path, tol: float = 2.0) -> None:
     a.write_bytes(png)
     b.write_bytes(other)
     assert compare_images(str(a), str(b), tol) is None
-
-
-def check_baseline(fig, name: str, tmp_path, tol: float = 3.0) -> None:
-    """``fig`` saved as Jupyter saves it, against ``baseline/<name>.png`` (made once, looked at)."""
-    actual = tmp_path / f"{name}.png"
-    fig.savefig(actual, dpi=40, bbox_inches="tight")
-    expected = BASELINE / f"{name}.png"
-    assert expected.exists(), f"no baseline {expected}: render it with dpi=40, look at it"
-    assert compare_images(str(expected), str(actual), tol) is None
 
 
 # --------------------------------------------------------------------------- the plot
@@ -309,6 +294,7 @@ def test_each_layout_alone_keeps_its_texts_inside(lay):
     assert_texts_inside(p.figure)
 
 
+@pytest.mark.picture
 @pytest.mark.parametrize("name, x, kwargs", [
     ("index_layouts_tv22", TV22, dict(kernel=2, stride=1, out_index=(1, 1, 0, 1))),
     ("index_layouts_1d_ceil", np.arange(10.0).reshape(1, 2, 5),
@@ -317,7 +303,7 @@ def test_each_layout_alone_keeps_its_texts_inside(lay):
                                       layouts=("plane", "tensor_colmajor"), table=False)),
 ])
 def test_picture_regressions(name, x, kwargs, tmp_path):
-    check_baseline(plot_index_layouts(x, **kwargs).figure, name, tmp_path)
+    assert_matches_baseline(plot_index_layouts(x, **kwargs).figure, name, tol=3)
 
 
 # --------------------------------------------------------------------------- the explorer
@@ -417,6 +403,7 @@ def test_explorer_pictures_keep_their_texts_inside(x, kwargs):
     assert_texts_inside(e.figure)
 
 
+@pytest.mark.picture
 def test_explorer_picture_regression(tmp_path):
     e = IndexLayoutExplorer(dpi=LOW)
     e.n.value, e.c.value = 1, 1
@@ -427,7 +414,7 @@ def test_explorer_picture_regression(tmp_path):
         size = shown.size
     # the shown PNG is the whole figure at its dpi (Agg sizes its canvas by truncation)
     assert size == tuple(int(v * LOW) for v in e.figure.get_size_inches())
-    check_baseline(e.figure, "index_explorer_tv22", tmp_path)
+    assert_matches_baseline(e.figure, "index_explorer_tv22", tol=3)
 
 
 def test_explorer_static_widget_frames():

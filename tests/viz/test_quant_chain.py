@@ -12,7 +12,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 
 from baseline_check import assert_matches_baseline  # noqa: E402
-from figure_checks import assert_texts_inside  # noqa: E402
+from figure_checks import assert_texts_inside, suptitle  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pooltutor.quant import relu_max_pool_chain  # noqa: E402
@@ -53,9 +53,9 @@ def test_tv29_four_stages():
     clims = [p.axes[k].images[0].get_clim() for k in ("codes", "activated", "pooled")]
     assert clims[0] == clims[1] == clims[2]
     assert p.axes["accumulators"].images[0].get_clim() == (-8.0, 6.0)
-    suptitle = p.figure.get_suptitle()
-    assert "M=0.5, zero point 0, int8, rounding half_even (s)" in suptitle
-    assert "2 code(s) raised to the zero point" in suptitle
+    heading = suptitle(p.figure)
+    assert "M=0.5, zero point 0, int8, rounding half_even (s)" in heading
+    assert "2 code(s) raised to the zero point" in heading
     assert p.axes["activated"].get_title() == "3. ReLU at the real zero\nmax(q, 0)"
 
 
@@ -63,9 +63,9 @@ def test_4d_plane_and_errors():
     acc = np.arange(-16, 16).reshape(1, 2, 4, 4)
     chain = relu_max_pool_chain(acc, 1.0, 128, dtype="uint8")
     p = plot_quant_chain(chain, (0, 1, 1, 1))
-    assert "plane n=0, c=1" in p.figure.get_suptitle() and p.plane == (0, 1)
+    assert "plane n=0, c=1" in suptitle(p.figure) and p.plane == (0, 1)
     assert p.winner == (3, 3) and p.accumulators.tolist() == acc[0, 1].tolist()
-    assert p.raised == () and "no code raised" in p.figure.get_suptitle()
+    assert p.raised == () and "no code raised" in suptitle(p.figure)
     assert [cell_of(h) for h in patches(p.axes["pooled"], "highlight")] == [(1, 1)]
     with pytest.raises(ValueError, match="out_index"):
         plot_quant_chain(chain, (0, 0))
