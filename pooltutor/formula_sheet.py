@@ -83,6 +83,7 @@ footer { position: fixed; left: 0; right: 0; bottom: 0; font-size: 8pt; color: #
   footer { position: static; margin-top: 1em; }
   .sheet { padding-bottom: 0; }
 }
+@media screen and (max-width: 900px) { .columns { column-count: 1; } }
 """
 
 
