@@ -6,6 +6,7 @@ Usage::
     pooltutor lab [--port N] [--no-browser] [--notebook-dir DIR] [--dry-run] [JUPYTER OPTIONS]
     pooltutor app [NOTEBOOK] [--port N] [--no-browser] ...      (pooltutor.app: Voila)
     pooltutor slides [NOTEBOOK ...] [--out DIR] [--offline] ... (pooltutor.slides: reveal.js)
+    pooltutor formulas [--pdf FILE] [--html FILE]               (pooltutor.formula_sheet: PDF)
     pooltutor audit MODEL.onnx [--input-shape NAME=1,3,224,224 ...] [--json] [--html FILE]
 
 ``pooltutor lab`` writes ``.ipynb`` notebooks from the jupytext ``.py`` sources
@@ -69,7 +70,7 @@ USAGE_ERROR = 2
 #: Prefix of the modules that contribute subcommands.
 COMMAND_MODULE_PREFIX = "cli_"
 #: Modules of the built-in subcommands besides ``lab`` (each has ``register(subparsers)``).
-BUILTIN_COMMAND_MODULES = ("pooltutor.app", "pooltutor.slides")
+BUILTIN_COMMAND_MODULES = ("pooltutor.app", "pooltutor.slides", "pooltutor.formula_sheet")
 
 
 class CLIError(Exception):

@@ -69,6 +69,7 @@ __all__ = [
     "JSPackage",
     "SlidesError",
     "UnknownNotebookError",
+    "chromium_print",
     "default_js_cache",
     "export_deck",
     "export_decks",
@@ -892,6 +893,46 @@ def find_chromium() -> str | None:
     return None
 
 
+def chromium_print(url: str, pdf: str | os.PathLike[str], *, chromium: str | None = None,
+                   budget_ms: int = 15000, what: str | None = None) -> Path:
+    """Print the page at ``url`` to ``pdf`` with headless Chromium; return the PDF path.
+
+    The one Chromium call of the package (:func:`print_pdf` for decks,
+    :func:`pooltutor.formula_sheet.write_pdf` for the formula sheet): a
+    throw-away profile, no network services, no header and footer, and
+    ``budget_ms`` of virtual time for the page to load its scripts.  The page
+    decides the paper size with a CSS ``@page`` rule (Letter without one).
+    ``chromium`` defaults to :func:`find_chromium`; ``what`` names the page in
+    the error message (default: ``url``).  Raises :class:`SlidesError` when
+    no Chromium is found, it cannot be started, or it writes no PDF.
+    """
+    pdf = Path(pdf)
+    what = what or url
+    exe = chromium or find_chromium()
+    if exe is None:
+        raise SlidesError(f"--pdf needs Chromium or Chrome: none found (set ${CHROMIUM_ENV})")
+    from pooltutor.cli import running_as_root
+
+    with tempfile.TemporaryDirectory(prefix="pooltutor-chromium-") as profile:
+        argv = [exe, "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-quic", f"--user-data-dir={profile}", "--no-pdf-header-footer",
+                f"--virtual-time-budget={budget_ms}", f"--print-to-pdf={pdf.resolve()}", url]
+        if running_as_root():
+            argv.insert(1, "--no-sandbox")
+        if pdf.exists():
+            pdf.unlink()
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SlidesError(f"Chromium ({exe}) could not print {what}: {exc}") from None
+    if proc.returncode != 0 or not pdf.is_file():
+        reason = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SlidesError(f"Chromium could not print {what} "
+                          f"(exit {proc.returncode}): {reason}")
+    return pdf
+
+
 def print_pdf(deck: str | os.PathLike[str], pdf: str | os.PathLike[str] | None = None, *,
               chromium: str | None = None, budget_ms: int = 15000) -> Path:
     """Print an (offline) deck to PDF with headless Chromium, one slide per page.
@@ -904,27 +945,8 @@ def print_pdf(deck: str | os.PathLike[str], pdf: str | os.PathLike[str] | None =
     pdf = Path(pdf) if pdf is not None else deck.with_name(deck.name[: -len(DECK_SUFFIX)] + ".pdf"
                                                            if deck.name.endswith(DECK_SUFFIX)
                                                            else deck.stem + ".pdf")
-    exe = chromium or find_chromium()
-    if exe is None:
-        raise SlidesError(f"--pdf needs Chromium or Chrome: none found (set ${CHROMIUM_ENV})")
-    from pooltutor.cli import running_as_root
-
-    with tempfile.TemporaryDirectory(prefix="pooltutor-chromium-") as profile:
-        argv = [exe, "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-quic", f"--user-data-dir={profile}", "--no-pdf-header-footer",
-                f"--virtual-time-budget={budget_ms}", f"--print-to-pdf={pdf.resolve()}",
-                deck.as_uri() + "?print-pdf"]
-        if running_as_root():
-            argv.insert(1, "--no-sandbox")
-        if pdf.exists():
-            pdf.unlink()
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
-    if proc.returncode != 0 or not pdf.is_file():
-        reason = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-        raise SlidesError(f"Chromium could not print {deck.name} "
-                          f"(exit {proc.returncode}): {reason}")
-    return pdf
+    return chromium_print(deck.as_uri() + "?print-pdf", pdf, chromium=chromium,
+                          budget_ms=budget_ms, what=deck.name)
 
 
 # --------------------------------------------------------------------- CLI

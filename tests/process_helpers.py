@@ -44,3 +44,26 @@ def bad_arguments_error(main, capsys, argv) -> str:
     assert len(lines) == 1, captured.err
     assert captured.out == ""
     return lines[0]
+
+
+#: Set to 1 (``.ci/run`` does) to make a missing browser a failure instead of a skip.
+REQUIRE_BROWSER_ENV = "POOLTUTOR_REQUIRE_BROWSER"
+
+
+def chromium_missing(chromium: str) -> str | None:
+    """Why ``chromium`` cannot be run (a sentence), or None when it is an executable file."""
+    if os.path.isfile(chromium) and os.access(chromium, os.X_OK):
+        return None
+    return f"no Chromium at {chromium} (apt-get install chromium)"
+
+
+def skip_without_browser(missing: str | None, *, module: bool = False) -> None:
+    """Skip the test (the whole module with ``module=True``) when ``missing`` says why no
+    browser can run, or fail it when ``$POOLTUTOR_REQUIRE_BROWSER`` is 1.  None: nothing."""
+    import pytest
+
+    if missing is None:
+        return
+    if os.environ.get(REQUIRE_BROWSER_ENV) == "1":
+        pytest.fail(f"{REQUIRE_BROWSER_ENV}=1 but {missing}", pytrace=False)
+    pytest.skip(f"browser tests need a browser: {missing}", allow_module_level=module)

@@ -32,7 +32,7 @@ from pooltutor import slides
 from pooltutor._notebooks import notebook_sources
 
 # the session's deck export and the demo notebook, shared with the non-browser tests
-from process_helpers import free_port, stop  # isort: skip
+from process_helpers import chromium_missing, free_port, skip_without_browser, stop  # isort: skip
 from test_slides_app_cli import (  # isort: skip
     DEMO_NAME,
     DEMO_RIGHT,
@@ -62,16 +62,10 @@ def _missing_browser() -> str | None:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "Playwright for Python is not installed (pip install playwright)"
-    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
+    return chromium_missing(CHROMIUM)
 
 
-_MISSING = _missing_browser()
-if _MISSING is not None:
-    if os.environ.get("POOLTUTOR_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"POOLTUTOR_REQUIRE_BROWSER=1 but {_MISSING}", pytrace=False)
-    pytest.skip(f"browser tests need a browser: {_MISSING}", allow_module_level=True)
+skip_without_browser(_missing_browser(), module=True)
 
 
 # ------------------------------------------------------------------ fixtures

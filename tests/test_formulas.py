@@ -1,4 +1,7 @@
-"""docs/formulas.md: every formula on the sheet agrees with the library on a few values.
+"""The formula sheet: every formula on it agrees with the library on a few values.
+
+The sheet is the package copy, ``pooltutor/formulas.md`` (what ``pooltutor formulas``
+prints); ``docs/formulas.md`` is the same text (``tests/test_formula_sheet.py``).
 
 Each entry below is a formula exactly as the sheet writes it (checked verbatim), evaluated
 as Python and compared with pooltutor's own function.
@@ -8,17 +11,17 @@ as Python and compared with pooltutor's own function.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pooltutor import quant
+from pooltutor.formula_sheet import sheet_markdown
 from pooltutor.geometry import adaptive_bins, output_length, same_padding
 from pooltutor.indexing import convert_indices
 from pooltutor.padding_modes import mode_geometry
 
-SHEET = (Path(__file__).resolve().parents[1] / "docs" / "formulas.md").read_text(encoding="utf-8")
+SHEET = sheet_markdown()
 
 FLOOR = "(I + B + A - DK) // S + 1"
 CEIL = "-(-(I + B + A - DK) // S) + 1"

@@ -345,6 +345,7 @@ def test_wheel_ships_the_notebooks(wheel: Path):
     for py in (REPO_ROOT / "notebooks").glob("*.py"):
         assert f"pooltutor/notebooks/{py.name}" in names
     assert "pooltutor/notebooks/jupytext.toml" in names
+    assert "pooltutor/formulas.md" in names  # the sheet `pooltutor formulas` prints
     assert "pooltutor/cli.py" in names and "pooltutor/__main__.py" in names
     assert not [n for n in names if n.endswith(".ipynb")], "generated .ipynb must not ship"
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
@@ -379,3 +380,27 @@ def test_installed_wheel_copies_notebooks_to_a_user_folder(wheel: Path, tmp_path
     assert (user / "jupytext.toml").is_file()
     shipped = site / "pooltutor" / "notebooks"
     assert not list(shipped.glob("*.ipynb")), "package data must not be written to"
+
+
+@pytest.mark.slow
+def test_installed_wheel_makes_the_formula_sheet(wheel: Path, tmp_path: Path):
+    """From a wheel the formula sheet is package data: `pooltutor formulas --html` reads it."""
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
+         str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    code = ("import pooltutor.formula_sheet as f; print(f.__file__); "
+            "print(f.sheet_markdown() == open(f.__file__[:-len('formula_sheet.py')] + "
+            "'formulas.md', encoding='utf-8').read()); print(len(f.sheet_html()))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(site)},
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    where, same, size = proc.stdout.split()
+    assert Path(where).is_relative_to(site) and same == "True" and int(size) > 5000
+    assert (site / "pooltutor" / "formulas.md").read_bytes() == (
+        REPO_ROOT / "docs" / "formulas.md").read_bytes()

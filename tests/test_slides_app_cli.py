@@ -510,3 +510,54 @@ def test_mplbackend_is_not_passed_to_kernels(monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "agg")
     assert "MPLBACKEND" not in slides._kernel_env()
     assert os.environ["MPLBACKEND"] == "agg"  # ours is untouched
+
+
+# ------------------------------------------------------------- print_pdf
+
+
+def fake_chromium(folder: Path, *, exit_code: int = 0, message: str = "") -> Path:
+    """An executable standing in for Chromium: it records its arguments in ``argv.json``
+    and, when ``exit_code`` is 0, writes a tiny PDF where ``--print-to-pdf=`` says."""
+    folder.mkdir(parents=True, exist_ok=True)
+    exe = folder / "chromium"
+    exe.write_text(
+        f"#!{sys.executable}\n"
+        "import json, pathlib, sys\n"
+        f"pathlib.Path({str(folder / 'argv.json')!r}).write_text(json.dumps(sys.argv[1:]))\n"
+        f"if {exit_code}:\n"
+        f"    sys.stderr.write('starting\\n' + {message!r} + '\\n')\n"
+        f"    sys.exit({exit_code})\n"
+        "for arg in sys.argv[1:]:\n"
+        "    if arg.startswith('--print-to-pdf='):\n"
+        "        pathlib.Path(arg.split('=', 1)[1]).write_bytes(b'%PDF-1.4 fake')\n",
+        encoding="utf-8",
+    )
+    exe.chmod(0o755)
+    return exe
+
+
+def test_print_pdf_calls_chromium_on_the_print_view(tmp_path):
+    deck = tmp_path / f"demo{slides.DECK_SUFFIX}"
+    deck.write_text("<html></html>")
+    exe = fake_chromium(tmp_path / "bin")
+    pdf = slides.print_pdf(deck, chromium=str(exe))
+    assert pdf == tmp_path / "demo.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    argv = json.loads((tmp_path / "bin" / "argv.json").read_text())
+    assert argv[-1] == deck.resolve().as_uri() + "?print-pdf"
+    for flag in ("--headless", "--no-pdf-header-footer", "--virtual-time-budget=15000",
+                 f"--print-to-pdf={pdf.resolve()}"):
+        assert flag in argv
+    assert any(a.startswith("--user-data-dir=") for a in argv)  # a throw-away profile
+
+
+def test_print_pdf_failures_are_slides_errors(tmp_path):
+    deck = tmp_path / f"demo{slides.DECK_SUFFIX}"
+    deck.write_text("<html></html>")
+    exe = fake_chromium(tmp_path / "bin", exit_code=3, message="no display")
+    with pytest.raises(slides.SlidesError,
+                       match=re.escape(f"could not print demo{slides.DECK_SUFFIX} (exit 3): "
+                                       "no display")):
+        slides.print_pdf(deck, chromium=str(exe))
+    with pytest.raises(slides.SlidesError, match="could not print"):
+        slides.print_pdf(deck, chromium=str(tmp_path / "no-such-chromium"))
