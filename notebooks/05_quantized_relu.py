@@ -94,8 +94,8 @@ SelfCheck("uint8, scale 0.5, zero point 128: which code stores the real value -3
 # > when the storage representation changes. Average pooling would introduce division and
 # > rounding, so it is not interchangeable with this implementation.
 #
-# Its arithmetic is right; we check it number for number. Its last paragraph, on padding
-# and on testing every stage, opens notebook 05b.
+# Its arithmetic is right; we check it number for number. Its last two paragraphs, on
+# padding and on testing every stage, open notebook 05b.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. The chain, stage by stage (TV29)

@@ -38,7 +38,7 @@ from pooltutor.viz.selfcheck import SelfCheck
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Padding: skip it, or use the lowest code
 #
-# The last paragraph of seed 003 (translated; notebook 05 quotes the rest):
+# The last two paragraphs of seed 003 (translated; notebook 05 quotes the rest):
 #
 # > A negative window before ReLU, $[-8, -5; -3, -6]$, has maximum $-3$. Wrongly inserting
 # > zero at a padding border lets a non-existent sample win. An implementation with padding
@@ -64,9 +64,9 @@ print("4 x 4 input ->", max_pool(np.zeros((1, 1, 4, 4)), kernel=2, stride=2).out
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # If a padding border of the negative window were filled with 0, that non-existent 0 would
-# win. On codes the same mistake is a pad that holds
-# the zero point. **TV32**: `uint8`, scale 0.5, zero point 128, every real value negative,
-# a 2×2 max pool with stride 1 and padding 1, so a $3 \times 3$ output:
+# win. On codes the same mistake is a pad that holds the zero point. **TV32**: `uint8`,
+# scale 0.5, zero point 128, every real value negative, a 2×2 max pool with stride 1 and
+# padding 1, so a $3 \times 3$ output:
 
 # %%
 q32 = np.array([[[[120, 126], [110, 100]]]], dtype=np.uint8)
