@@ -31,7 +31,8 @@
 # |---|---|---|---|
 # | `00_course_map` | this map; pooling a real picture under different rules | – | 20 min |
 # | `01_window_placement` | where windows go under stride, dilation and padding; stepping through a max pool; DirectML's `MAX_POOLING2` | seed 002, DirectML (Japanese) | 35 min |
-# | `02_output_size_rounding` | floor and ceil; TensorRT's six padding modes; convolution sizes; why runtimes disagree on the ceil rule | seed 004, TensorRT (English) | 40 min |
+# | `02_output_size_rounding` | floor and ceil; TensorRT's six padding modes; the header's Pooling Examples 1 and 2 | seed 004, TensorRT (English) | 40 min |
+# | `02b_one_model_six_runtimes` | convolution and deconvolution sizes; the two ceil rules; one model, six runtimes, different shapes | seed 004, TensorRT (English) | 30 min |
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # | notebook | what you learn | source document | time |
@@ -39,11 +40,13 @@
 # | `03_index_flattening` | one argmax, many numbers: PyTorch, ONNX, DirectML, OpenVINO, TensorFlow; ties, NaN, empty windows; MaxUnpool | – | 35 min |
 # | `03b_gradients_and_your_own_pool` | max pooling's backward pass: gradients routed to the winners, ties, overlapping windows, MaxUnpool as the same scatter; write your own max pool | – | 30 min |
 # | `04_adaptive_pooling` | OpenVINO `AdaptiveMaxPool-8`: overlapping bins, per-plane indices, export as a fixed pool | seed 000, OpenVINO (Japanese) | 30 min |
-# | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point; padding; rounding modes | seed 003 (Portuguese) | 35 min |
+# | `05_quantized_relu` | the quantized ReLU → max pool chain; ReLU clamps at the zero point | seed 003 (Portuguese) | 35 min |
+# | `05b_requantization_rounding` | padding a quantized max pool; requantization rounding modes; TFLite and average pooling | seed 003 (Portuguese) | 30 min |
 # | `06_porting_a_model` | auditing an ONNX model: every pooling and convolution node under the ONNX spec, onnxruntime, OpenVINO, TensorRT and PyTorch; GoogLeNet's stem | – | 30 min |
 #
 # Work through 01 and 02 first, in that order: everything else builds on them. Take 03
-# before 04, whose indices it explains; 05 needs only 01; 06 needs 01 and 02.
+# before 04, whose indices it explains; 05 needs only 01, and 05b follows 05; 06 needs 01,
+# 02 and 02b.
 #
 # The four source documents (the *seeds*) are real reference pages, translated into
 # English here. Each has small mistakes; the notebooks point them out, kindly and with
@@ -148,7 +151,7 @@ fig
 # The general formula is $O = \left\lfloor \frac{I + p_b + p_e - D_K}{S} \right\rfloor + 1$
 # (or $\lceil\cdot\rceil$), with input length $I$, padding $p_b, p_e$ before and after,
 # stride $S$ and the *effective* window length $D_K$. Notebook 02 is all about this
-# formula, and about the one extra rule that PyTorch and ONNX add to the ceil version.
+# formula, and 02b about the one extra rule that PyTorch and ONNX add to the ceil version.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Stride and dilation

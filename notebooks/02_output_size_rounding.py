@@ -9,8 +9,7 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # # 02 · How many windows? Output-size rounding
 #
-# **Floor and ceil, TensorRT's padding modes, and why runtimes disagree** (about 40 minutes;
-# you need notebook 01)
+# **Floor and ceil, and TensorRT's six padding modes** (about 40 minutes; you need notebook 01)
 #
 # **Learning goals.** After this notebook you can
 #
@@ -18,10 +17,7 @@
 #    what each one drops or adds;
 # 2. apply TensorRT's six padding modes (`EXPLICIT_*`, `SAME_*`, `CAFFE_*`) and reproduce
 #    its Pooling Examples 1 and 2 number for number;
-# 3. compute SAME padding and say which side gets the odd extra pad;
-# 4. compute convolution and deconvolution output sizes with the same formulas;
-# 5. explain why one model has different output shapes in PyTorch and in TensorRT or
-#    OpenVINO (test vectors TV02–TV04).
+# 3. compute SAME padding and say which side gets the odd extra pad.
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
@@ -31,7 +27,6 @@ import numpy as np
 
 from pooltutor import frameworks, output_geometry, pool_geometry
 from pooltutor.padding_modes import PaddingModeWarning
-from pooltutor.comparison import compare_ceil_modes
 from pooltutor.viz.folded import folded
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import TENSORRT_MODES, plot_padding_modes
@@ -145,7 +140,9 @@ print("Notes:" + round_up.explain().split("Notes:")[1])
 # `SAME_UPPER` on Example 1, which puts the odd pad at the end:
 
 # %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
-print(output_geometry(**ex1, padding_mode="SAME_UPPER").explain().split("Notes:")[0])
+same_upper = output_geometry(**ex1, padding_mode="SAME_UPPER")
+folded(same_upper.explain().split("Notes:")[0],
+       f"SAME_UPPER on Example 1: O = {same_upper.output_size[0]}, computed")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### On a tensor
@@ -211,8 +208,8 @@ print("window starts:", output_geometry(**ex2, padding_mode="EXPLICIT_ROUND_UP")
 print(frameworks.tensorrt_pooling(x1, 3, 2, 3, 3, padding_mode="EXPLICIT_ROUND_UP").ravel())
 
 # %% [markdown] slideshow={"slide_type": "skip"}
-# **Explore** Examples 1 and 2 in every mode. Change `I`, `F`, `S`, `B`, `A` and `D` and watch the rows follow; pick the
-# mode whose worked computation is printed under the picture. Try `B = 4`: one of the modes
+# **Explore** Examples 1 and 2 in every mode: change `I`, `F`, `S`, `B`, `A` and `D`, and
+# pick the mode whose computation is printed under the picture. Try `B = 4`: one mode
 # refuses, and says why. (The explorer needs a running Python kernel.)
 
 # %% slideshow={"slide_type": "skip"} tags=["hide-input"]
@@ -221,7 +218,8 @@ explorer = PaddingModeExplorer(input_size=6, window=3, stride=2, pre_padding=3, 
 explorer
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# All six modes for prepared cases: the header's examples, the ceil cases of section 6.
+# All six modes for prepared cases: the header's examples, and the ceil cases of
+# notebook 02b.
 
 # %% tags=["hide-input"]
 explorer.static_widget()
@@ -230,135 +228,14 @@ explorer.static_widget()
 # ### The two "Restrictions"
 #
 # The seed ends with lines such as `CAFFE_ROUND_UP: (B + S) >= (F + 1) is an error if
-# B < (F + 1)` and a heading "Restriction 2". They are NVIDIA's own text (TensorRT 8's
-# `NvInfer.h`), not a copying mistake, but the seed drops the sentence that introduces them
-# and the "Restriction 1" label. Read literally, the text contradicts itself: Example 2
-# meets the Restriction 1 conditions in both CAFFE modes, yet the header answers it with
-# `O = 5`. What the conditions really describe: the first window lies entirely in padding,
-# or the correction can fire (Restriction 1); a window could still start in the end padding
-# after the correction (Restriction 2). pooltutor applies the computation, warns with a
+# B < (F + 1)` under a heading "Restriction 2". They are NVIDIA's own text (TensorRT 8's
+# `NvInfer.h`), but the seed drops their introduction and the "Restriction 1" label. Read
+# literally, they contradict Example 2, which meets the Restriction 1 conditions in both
+# CAFFE modes yet gets `O = 5`. What they describe: the first window lies entirely in
+# padding, or the correction can fire (Restriction 1); a window could still start in the
+# end padding after it (Restriction 2). pooltutor computes anyway, warns with a
 # `PaddingModeWarning` and lists the conditions in the notes of `explain()` (try
-# `print(caffe_down.explain())`). The CAFFE modes no longer exist in TensorRT 10.
-
-# %% [markdown] slideshow={"slide_type": "slide"}
-# ## 5. Convolution and deconvolution
-#
-# The header gives the same kind of formulas for convolution, with the dilated filter `DK`
-# in place of `F`. A 3-tap filter with dilation 2 spans 5 cells; `SAME_UPPER` pads it so
-# that $O = \lceil I/S \rceil$ (`print(conv_same.explain())` shows every step):
-
-# %%
-conv_same = output_geometry(7, 3, 2, dilation=2, padding_mode="SAME_UPPER", layer="convolution")
-print("DK =", conv_same.DK, " B =", conv_same.pre_padding, " A =", conv_same.post_padding,
-      " O =", conv_same.output_size)
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# For convolution the CAFFE modes have **no** correction: `CAFFE_ROUND_UP` is just
-# `ceil((I + 2B - DK) / S) + 1`. Pooling Example 2's numbers give a different size for a
-# convolution than for a pooling:
-
-# %%
-conv = output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP", layer="convolution")
-pool = output_geometry(6, 3, 2, pre_padding=3, padding_mode="CAFFE_ROUND_UP", layer="pooling")
-print("convolution:", conv.output_size, "  pooling:", pool.output_size)
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# A **deconvolution** (transposed convolution) goes the other way: each input cell spreads
-# over `S` output cells, and padding *crops* the output. Its explicit formula is
-# `O = (I - 1) * S + DK - (B + A)`:
-
-# %% tags=["hide-input"]
-print(output_geometry(4, 3, 2, pre_padding=1, post_padding=1, layer="deconvolution").explain())
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# **Predict.** With `SAME_UPPER` the header says `O = min(I * S, (I - 1) * S + DK)`.
-# What is the output length of a deconvolution with `I = 4`, `F = 3`, `S = 2`?
-
-# %% tags=["hide-input"]
-deconv = output_geometry(4, 3, 2, padding_mode="SAME_UPPER", layer="deconvolution")
-SelfCheck("Deconvolution, SAME_UPPER, I=4, F=3, S=2: output length?", deconv.output_size[0],
-          explanation=deconv.explain(), hint="min(4 * 2, 3 * 2 + 3)")
-
-# %% [markdown] slideshow={"slide_type": "slide"}
-# ## 6. One model, different shapes
-#
-# There are two ceil rules in the wild (semantics §1.1):
-#
-# * the **raw ceil**, $O = \lceil (M - D_K)/S \rceil + 1$: OpenVINO `rounding_type=ceil`
-#   (`MaxPool-1/8`) and TensorRT `EXPLICIT_ROUND_UP`;
-# * the **ceil with one clip**: the same, then *if the last window starts at or after
-#   $I + p_b$ (in the end padding), drop it*: PyTorch `ceil_mode=True`, ONNX `ceil_mode=1`,
-#   OpenVINO `ceil_torch` (`MaxPool-14`), TensorRT `CAFFE_ROUND_UP`.
-#
-# PyTorch's documentation says it in words: "sliding windows that would start in the right
-# padded region are ignored". Test vector TV03: $1, \dots, 5$, window 2, stride 2,
-# padding 1.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# **Predict.** An ONNX model exported from PyTorch has `MaxPool` with `ceil_mode=1`. On
-# TV03, PyTorch and ONNX Runtime give 3 outputs. How many does OpenVINO's
-# `rounding_type=ceil` give?
-
-# %% tags=["hide-input"]
-x3 = np.arange(1.0, 6.0, dtype=np.float32).reshape(1, 1, 5)
-tv03 = compare_ceil_modes(x3, kernel=2, stride=2, padding=1)
-SelfCheck("TV03 ([1..5], K=2, S=2, padding 1): output length of OpenVINO rounding_type=ceil?",
-          tv03.row("openvino_max_pool/ceil").shape[0], explanation=str(tv03),
-          hint="the raw ceil keeps a window that starts in the end padding")
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# The three rules on TV03: the raw ceil keeps a fourth window that starts in the end padding.
-
-# %% tags=["hide-input"]
-plot_padding_modes(5, 2, 2, 1, 1, modes=("floor", "ceil", "ceil_torch")).figure
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# TV03 in six runtimes: what each one's documentation specifies, and beside it what its CPU
-# runtime computes (`follow="both"`; a runtime that departs from its own documentation is
-# marked `<- departs`; TensorRT needs a GPU and is not run here):
-
-# %%
-print(compare_ceil_modes(x3, kernel=2, stride=2, padding=1, follow="both"))
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# The same model, six runtimes. OpenVINO's extra window holds only padding, so it reports
-# the lowest float32 number; TensorRT reports −∞.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# In 2-D (TV02, the 3 × 3 grid 1..9) a whole extra row and column appear:
-
-# %%
-print(compare_ceil_modes(np.arange(1.0, 10.0, dtype=np.float32).reshape(1, 1, 3, 3), 2, 2, 1))
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# This is why one network can have different shapes in different runtimes.
-# onnx-tensorrt builds ONNX `ceil_mode=1` as `kEXPLICIT_ROUND_UP` (and torch2trt does the
-# same for `ceil_mode=True`), so by the header's formula TensorRT differs from PyTorch
-# exactly in these clip cases; this is derived from the header, not run on TensorRT here
-# (NVIDIA/TensorRT#84 reports a wrong ceil-mode shape). OpenVINO's `MaxPool-8` `ceil`
-# gave 4 × 4 where PyTorch gives 3 × 3 for a 5 × 5 input (openvinotoolkit/openvino#18731);
-# `MaxPool-14` added `ceil_torch`, which its PyTorch frontend now uses.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# **Predict (TV04).** No padding at all: $1, \dots, 6$, window 1, stride 2. The raw ceil
-# makes a fourth window that starts at 6, just past the input. How many outputs does
-# PyTorch (`ceil_mode=True`) give?
-
-# %% tags=["hide-input"]
-tv04 = compare_ceil_modes(np.arange(1.0, 7.0, dtype=np.float32).reshape(1, 1, 6), 1, 2, 0)
-SelfCheck("TV04 ([1..6], K=1, S=2, no padding): output length in PyTorch with ceil_mode=True?",
-          tv04.row("torch_max_pool").shape[0], explanation=str(tv04),
-          hint="the clip applies without padding too: does window 4 start at or after I + 0?")
-
-# %% [markdown] slideshow={"slide_type": "fragment"}
-# The clip can fire without padding only when the window is shorter than the stride
-# ($D_K < S$). Old PyTorch versions did not clip here and produced rows of −∞
-# (pytorch/pytorch#45357). BVLC Caffe, where this ceil rule comes from, clips only when
-# the padding is positive, so it keeps the fourth window:
-
-# %%
-print("BVLC Caffe:", pool_geometry((6,), kernel=1, stride=2, rounding="caffe").output_shape,
-      "  TensorRT CAFFE_ROUND_UP:", tv04.row("tensorrt_pooling/CAFFE_ROUND_UP").shape)
+# `print(caffe_down.explain())`). TensorRT 10 has no CAFFE modes.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
@@ -368,13 +245,8 @@ print("BVLC Caffe:", pool_geometry((6,), kernel=1, stride=2, rounding="caffe").o
 # * TensorRT's `EXPLICIT_*` modes use your padding; `SAME_*` compute their own
 #   ($O = \lceil I/S \rceil$; `UPPER` puts the odd pad at the end, `LOWER` at the start);
 #   `CAFFE_*` use `B` on both sides and drop a last window that starts in the end padding.
-# * The header's Pooling Examples 1 and 2 check out; Example 1 does not show rounding up,
-#   its first window is all padding, "SAMPLE_" is a typo, and the "Restriction" text
-#   contradicts Example 2.
-# * Convolution uses the same formulas with `DK`, without the CAFFE correction;
-#   deconvolution crops: `O = (I - 1) * S + DK - (B + A)`.
-# * PyTorch, ONNX, OpenVINO `ceil_torch` and TensorRT `CAFFE_ROUND_UP` clip the last
-#   window; OpenVINO `ceil` and TensorRT `EXPLICIT_ROUND_UP` do not. Same model,
-#   different shapes (TV02–TV04).
+# * The header's Pooling Examples 1 and 2 check out, but Example 1 cannot show rounding up,
+#   its first window is all padding, and the "Restriction" text contradicts Example 2.
 #
-# **Next:** `03_index_flattening`: which number a max pool reports for *where* its maximum was.
+# **Next:** `02b_one_model_six_runtimes`: the same formulas for convolution, and why one
+# model has different output shapes in different runtimes.

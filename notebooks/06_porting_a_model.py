@@ -9,8 +9,8 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # # 06 · Porting a model
 #
-# **One ONNX file, five runtimes, node by node** (about 30 minutes; you need notebooks 01
-# and 02)
+# **One ONNX file, five runtimes, node by node** (about 30 minutes; you need notebooks 01,
+# 02 and 02b)
 #
 # **Learning goals.** After this notebook you can
 #
@@ -66,7 +66,7 @@ report = audit(stem)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Everybody agrees, although OpenVINO and TensorRT read `ceil_mode=1` as the *raw* ceil and
-# the others as `ceil_torch` (notebook 02). Why? The clip drops the last window only when
+# the others as `ceil_torch` (notebook 02b). Why? The clip drops the last window only when
 # it would start in the end padding. With padding `p` on both sides that needs
 # `p > K - S`; here `p = 0` and `K - S = 1`. The two rules give the same count:
 

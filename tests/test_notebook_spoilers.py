@@ -117,7 +117,7 @@ REVIEWED = {
         "the worked example is an all-padding window with dilation 3; the question asks the rule again",
     ("04_adaptive_pooling.py", "Adaptive 11 -> 3 and its workaround k=5, s=3"):
         "the 1 matched is the stride in 'fixed pool k=4 s=1' of the 7 -> 4 example, not a count",
-    ("05_quantized_relu.py", "TV32: output (2, 2) of the quantized max pool"):
+    ("05b_requantization_rounding.py", "TV32: output (2, 2) of the quantized max pool"):
         "100 is printed as one of the input codes; which code the padded corner window returns "
         "(skip vs lowest code) is the question",
 }

@@ -102,9 +102,8 @@ NAMES = [p.name for p in SOURCES]
 
 
 def test_there_are_course_notebooks():
-    assert {"00_course_map.py", "01_window_placement.py", "02_output_size_rounding.py"} <= set(
-        NAMES
-    )
+    assert {"00_course_map.py", "01_window_placement.py", "02_output_size_rounding.py",
+            "02b_one_model_six_runtimes.py"} <= set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)

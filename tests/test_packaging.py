@@ -265,7 +265,9 @@ def test_readme_quick_start_commands():
         assert command in readme
     assert "docs/img/overview.png" in readme
     for name in ("00_course_map", "01_window_placement", "02_output_size_rounding",
-                 "03_index_flattening", "04_adaptive_pooling", "05_quantized_relu"):
+                 "02b_one_model_six_runtimes", "03_index_flattening",
+                 "03b_gradients_and_your_own_pool", "04_adaptive_pooling", "05_quantized_relu",
+                 "05b_requantization_rounding", "06_porting_a_model"):
         assert name in readme
 
 

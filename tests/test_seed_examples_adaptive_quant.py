@@ -1,5 +1,5 @@
 """The worked examples of seeds 000 (OpenVINO AdaptiveMaxPool-8) and 003 (quantized ReLU ->
-max pool), number for number, as notebooks 04 and 05 show them.
+max pool), number for number, as notebooks 04, 05 and 05b show them.
 
 Seed 000 (``000_60a95b78303c79e0.txt``, Japanese): the bins formula, the
 1x3x32x32 -> 16x16 example with its index output, per-plane indices in
@@ -243,7 +243,7 @@ def test_seed003_4x4_gives_four_pooled_values_3x3_gives_one(side, pooled):
 
 @pytest.mark.parametrize("acc, first, second", [(-198, -119, -60), (-188, -113, -57)])
 def test_tv36_tflite_double_is_two_roundings_half_away(acc, first, second):
-    # the two steps notebook 05 shows: acc * q / 2**31 rounded, then the shift rounded
+    # the two steps notebook 05b shows: acc * q / 2**31 rounded, then the shift rounded
     q31, shift = quant.quantize_multiplier(0.3)
     assert (q31, shift) == (1288490189, -1)
     step1 = quant.requantize([acc], q31 / 2**31, 0, dtype="int16", rounding="half_away").item()

@@ -1,7 +1,7 @@
 """The worked examples of seeds 004 (TensorRT PaddingMode) and 002 (DirectML MAX_POOLING2).
 
-Every number here is one that notebooks 01_window_placement and
-02_output_size_rounding show; the seed's own lines are copied verbatim
+Every number here is one that notebooks 01_window_placement,
+02_output_size_rounding and 02b_one_model_six_runtimes show; the seed's own lines are copied verbatim
 (``SEED_*``) and must appear, in order, in ``output_geometry(...).explain()``.
 Where the seed is wrong the test pins the correction (semantics.md section 5).
 """
@@ -315,7 +315,7 @@ def test_directml_struct_sizes_and_offsets_match_the_seed():
         assert (f64.size, f86.size, f64.offset, f86.offset) == SEED_OFFSETS[f64.name]
 
 
-# the seed's convolution and deconvolution formulas, with the numbers notebook 02 shows
+# the seed's convolution and deconvolution formulas, with the numbers notebook 02b shows
 
 
 def test_convolution_same_upper_uses_the_dilated_filter():

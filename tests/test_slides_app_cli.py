@@ -226,7 +226,8 @@ def test_both_commands_are_registered():
 
 @pytest.fixture
 def fake_course(tmp_path) -> list[Path]:
-    names = ["00_course_map", "01_window_placement", "02_output_size_rounding", "02b_extra"]
+    names = ["00_course_map", "01_window_placement", "02_output_size_rounding",
+             "02b_one_model_six_runtimes", "05_quantized_relu", "05b_requantization_rounding"]
     paths = []
     for name in names:
         path = tmp_path / f"{name}.py"
@@ -259,11 +260,21 @@ def test_resolve_notebooks_accepts_a_path(fake_course, tmp_path):
     assert slides.resolve_notebooks([str(other)], fake_course) == [other]
 
 
-def test_a_whole_number_picks_its_notebook_not_its_b_part(fake_course):
-    """"02" is 02_output_size_rounding even beside 02b_extra; "02b" is the other one."""
-    assert [p.stem for p in slides.resolve_notebooks(["02"], fake_course)] == [
-        "02_output_size_rounding"]
-    assert [p.stem for p in slides.resolve_notebooks(["02b"], fake_course)] == ["02b_extra"]
+@pytest.mark.parametrize(("number", "stem", "b_stem"), [
+    ("02", "02_output_size_rounding", "02b_one_model_six_runtimes"),
+    ("05", "05_quantized_relu", "05b_requantization_rounding"),
+])
+def test_a_whole_number_picks_its_notebook_not_its_b_part(fake_course, number, stem, b_stem):
+    """"02" is 02_output_size_rounding even beside 02b_...; "02b" is the other one."""
+    assert [p.stem for p in slides.resolve_notebooks([number], fake_course)] == [stem]
+    assert [p.stem for p in slides.resolve_notebooks([number + "b"], fake_course)] == [b_stem]
+
+
+def test_the_real_course_resolves_every_split_notebook():
+    """The shipped notebooks: "02"/"05" name the first part, "02b"/"05b" the second."""
+    for key in ("02", "02b", "03", "03b", "05", "05b"):
+        (path,) = slides.resolve_notebooks([key])
+        assert path.stem.startswith(key + "_"), (key, path.stem)
 
 
 @pytest.mark.parametrize(("name", "message"), [
