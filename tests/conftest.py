@@ -11,6 +11,11 @@ from pathlib import Path
 
 import pytest
 
+# TensorFlow's oracle is its default Eigen CPU kernels, on every CPU: on CPUs with AVX-512
+# VNNI / AMX TensorFlow switches to oneDNN kernels by default, which compute channels-first
+# pools the Eigen kernels refuse (docs/frameworks.md).  Set before any test imports it.
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
 try:  # plots in tests render off-screen; notebook kernels keep their inline backend
     import matplotlib
 except ImportError:  # pragma: no cover - matplotlib is a runtime dependency
