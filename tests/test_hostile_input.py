@@ -737,7 +737,7 @@ def test_inputs_are_untouched_by_a_refused_call():
 ROOT = Path(__file__).resolve().parent.parent
 
 CLI = [
-    pytest.param(["--bogus"], "missing command (choose from app, audit, lab, slides)",
+    pytest.param(["--bogus"], "missing command (choose from app, audit, formulas, lab, slides)",
                  id="unknown top-level option"),
     pytest.param(["lab", "--dry-run", "--bogus"], "unrecognized arguments: --bogus",
                  id="lab unknown option"),
