@@ -13,13 +13,12 @@
 #
 # **Learning goals.** After this notebook you can
 #
-# 1. say which input positions any window of a pooling reads, for any kernel, stride,
-#    dilation and padding: window $o$ reads the taps $t = o \cdot S - p_b + j \cdot D$,
-#    $j = 0, \dots, K-1$;
-# 2. step through a max pool and predict every output value and the input that wins it;
-# 3. explain what padding means inside a max window (it is *skipped*, it is not a zero);
-# 4. read the DirectML `MAX_POOLING2` documentation with a critical eye: find the dilation
-#    missing from its output-size formula (test vector TV08) and state its tie rule.
+# 1. say which input positions a window reads, for any kernel, stride, dilation and
+#    padding;
+# 2. step through a max pool and predict every output and the input that wins it;
+# 3. explain what padding means in a max window (it is *skipped*, not a zero);
+# 4. check DirectML's `MAX_POOLING2` page: find the dilation missing from its output-size
+#    formula (test vector TV08) and state its tie rule.
 #
 # You need notebook 00 (or just: "pooling keeps one number per window").
 
@@ -37,22 +36,21 @@ from pooltutor.viz.window_stepper import WindowStepper, demo_input
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. One window
 #
-# The vocabulary, per spatial axis (the same letters in every notebook):
+# The letters, per spatial axis (the same in every notebook):
 #
 # | letter | meaning |
 # |---|---|
 # | $I$ | input length |
-# | $K$ | kernel (window) length: the number of *taps* the window reads |
-# | $S$ | stride: how far the window moves from one output to the next |
+# | $K$ | kernel (window) length: how many *taps* the window reads |
+# | $S$ | stride: how far the window moves per output |
 # | $D$ | dilation: the distance between two taps ($D = 1$: neighbours) |
 # | $p_b$, $p_e$ | padding before and after the input |
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Window $o$ (counting from 0) starts at $o \cdot S - p_b$ and reads the taps
-# $t = o \cdot S - p_b + j \cdot D$ for $j = 0, \dots, K-1$. A negative $t$ is in the
-# padding before the input.
+# Window $o$ (counting from 0) reads the taps $t = o \cdot S - p_b + j \cdot D$ for
+# $j = 0, \dots, K-1$. A negative $t$ lies in the padding before the input.
 #
-# Start with the classic: a 4 × 4 input holding 0 to 15, a 2 × 2 window, stride 2.
+# The classic first: 0 to 15 in a 4 × 4 grid, a 2 × 2 window, stride 2.
 
 # %%
 x = np.arange(16.0).reshape(1, 1, 4, 4)
@@ -60,14 +58,14 @@ r = max_pool(x, kernel=2, stride=2, return_indices=True)
 print(r.output[0, 0])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The picture shows output cell `(0, 1)`: its window on the input (orange), the winning
-# input cell (yellow), and where the result lands in the output.
+# Output cell `(0, 1)`: its window (orange), the winning input cell (yellow), and where
+# the result lands.
 
 # %% tags=["hide-input"]
 plot_pooling(r, (0, 1)).figure
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Every result can explain any of its cells, tap by tap:
+# A result explains any of its cells, tap by tap:
 
 # %%
 print(r.explain(0, 1))
@@ -75,8 +73,7 @@ print(r.explain(0, 1))
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Stepping through a max pool
 #
-# Now a 5 × 5 input of small whole numbers, a 3 × 3 window, stride 2 and one cell of
-# padding on every side:
+# A 5 × 5 input, a 3 × 3 window, stride 2, one cell of padding on every side:
 
 # %%
 x5 = demo_input((5, 5))
@@ -101,19 +98,16 @@ p5.figure.set_dpi(80)  # a smaller picture, to fit a slide
 p5.figure
 
 # %% [markdown] slideshow={"slide_type": "skip"}
-# Check with the **window stepper**: press *Play*, or move the *position* slider. The output
-# fills in cell by cell as the window moves (cells not computed yet stay empty). You can
-# also change the window, the stride, the dilation and the padding, and watch the output
-# size follow. (The stepper needs a running Python kernel.)
+# Check with the **window stepper**: press *Play* or move *position*. Change the window,
+# stride, dilation or padding and watch the output follow (this needs a running kernel).
 
 # %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 stepper = WindowStepper(x5, window=3, stride=2, padding=1)
 stepper
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# Then check your answer with the window stepper below: step through the windows with the
-# slider or *Play*. Its last copy is computed in advance, so it works without a kernel too
-# (in exported HTML and slides), but its controls cannot change the pooling.
+# Then check your answer with the window stepper below (slider or *Play*). It is computed
+# in advance, so it works without a kernel, but cannot change the pooling.
 
 # %% slideshow={"slide_type": "subslide"} tags=["hide-input"]
 stepper.static_widget()
@@ -121,8 +115,7 @@ stepper.static_widget()
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Stride: where windows start
 #
-# Take one axis, $I = 7$, $K = 3$, no padding. The stride sets the distance between two
-# window starts:
+# One axis, $I = 7$, $K = 3$, no padding. The stride is the distance between window starts:
 
 # %%
 print("stride 1 starts:", pool_geometry((7,), kernel=3, stride=1).axes[0].window_starts)
@@ -130,18 +123,16 @@ print("stride 2 starts:", pool_geometry((7,), kernel=3, stride=2).axes[0].window
 print("stride 3 starts:", pool_geometry((7,), kernel=3, stride=3).axes[0].window_starts)
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# * Stride 1: windows overlap by two taps; every position is read up to three times.
-# * Stride 2: they overlap by one tap.
-# * Stride 3: they touch. The window starting at 6 would need positions 6, 7 and 8, but
-#   the input ends at 6, so there is no such window: the last input position is never
-#   read. (Notebook 02 is about exactly this.)
+# * Stride 1: neighbouring windows share two taps.
+# * Stride 2: they share one.
+# * Stride 3: they touch. A window at 6 would need positions 6 to 8, past the input's end,
+#   so there is none, and position 6 is never read (notebook 02 is about this).
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Dilation: taps with gaps
 #
-# With dilation $D$ the $K$ taps of a window sit $D$ positions apart, so the window spans
-# $D_K = (K - 1) \cdot D + 1$ positions but still reads only $K$ of them. A 3-tap window
-# with dilation 2 on the numbers 1 to 8:
+# With dilation $D$ the $K$ taps sit $D$ positions apart: the window spans
+# $D_K = (K - 1) \cdot D + 1$ positions but reads only $K$. Three taps, dilation 2, on 1 to 8:
 
 # %%
 x_dil = np.arange(1.0, 9.0).reshape(1, 1, 8)
@@ -170,14 +161,13 @@ SelfCheck("Input positions read by window 2 (I=9, K=3, S=2, D=2, padding 1)?",
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. What padding means in a max window
 #
-# Frameworks describe max-pool padding in two ways. PyTorch's and ONNX's kernels, OpenVINO,
-# Caffe and TensorFlow **skip** padding taps: they are never compared. The PyTorch,
-# OpenVINO and TensorRT documents say padding is **−∞**. Both readings give the same
-# answer, except in two corner cases:
+# PyTorch's and ONNX's kernels, OpenVINO, Caffe and TensorFlow **skip** padding taps (never
+# compare them); the PyTorch, OpenVINO and TensorRT documents call padding **−∞**. The two
+# readings agree except in two corner cases:
 #
-# * a window that holds **no input element at all** (TV20: input `[5, 7]`, $K = 2$,
-#   $D = 3$, padding 1: the taps are −1 and 2, both padding);
-# * an input that itself holds **−∞** next to padding (TV21).
+# * a window with **no input element** (TV20: input `[5, 7]`, $K = 2$, $D = 3$,
+#   padding 1: the taps −1 and 2 are both padding);
+# * an input **−∞** next to padding (TV21).
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # TV20, tap by tap:
@@ -189,7 +179,7 @@ print(r_empty.explain(0))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # An empty window has no maximum. pooltutor returns −∞ with index −1; frameworks differ
-# here (−∞, the lowest float, NaN or even 0: notebook 03 compares them).
+# (notebook 03 compares them).
 
 # %% tags=["hide-input"]
 plot_pooling(r_empty, (0,)).figure
@@ -206,9 +196,8 @@ SelfCheck("Output 0 of max pooling [-inf, 2] with K=2, S=2, padding 1 (padding s
           r21.output[0, 0, 0], explanation=r21.explain(0), hint="a skipped tap cannot win")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# An input −∞ must still win against skipped padding. OpenVINO's reference kernel starts
-# every window at the lowest finite float instead of −∞, so it reports that number here
-# (semantics TV21); PyTorch and TensorRT report −∞:
+# An input −∞ must still beat skipped padding. OpenVINO's reference kernel starts every
+# window at the lowest finite float, so it reports that number; PyTorch and TensorRT say −∞:
 
 # %%
 print("OpenVINO:", frameworks.openvino_max_pool(x21, [2], [1], [1], [2])[0].ravel())
@@ -218,42 +207,22 @@ print("TensorRT:", frameworks.tensorrt_pooling(x21, 2, 2, 1, 1).ravel())
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. A real document: DirectML `MAX_POOLING2` (seed 002)
 #
-# Seed 002 is a Japanese reference page for DirectML's `DML_MAX_POOLING2_OPERATOR_DESC`,
-# translated from Microsoft's documentation. In English, the parts that matter here:
-#
-# > **DML_MAX_POOLING2_OPERATOR_DESC** computes the maximum value across the elements
-# > within the sliding window over the input tensor, and optionally returns the indices of
-# > the maximum values selected.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# | field | meaning (translated) |
-# |---|---|
-# | `InputTensor` | the input; sizes `{ BatchCount, ChannelCount, Height, Width }` for 4-D, `{ BatchCount, ChannelCount, Depth, Height, Weight }` for 5-D |
-# | `OutputTensor` | the output. Its sizes can be computed as `PaddedSize = InputTensor->Sizes[i + 2] + StartPadding[i] + EndPadding[i]; OutputTensor->Sizes[i + 2] = (PaddedSize - WindowSizes[i]) / Strides[i] + 1;` |
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# | field | meaning (translated) |
-# |---|---|
-# | `OutputIndicesTensor` | optional: the indices, in `InputTensor`, of the maximum values. "The index values are zero-based and treat the input tensor as a contiguous one-dimensional array. If several elements within the sliding window have the same value, the later equal values are ignored and the index points to the first value encountered." |
-# | `DimensionCount` | the number of spatial dimensions: 2 for a 4-D input, 3 for 5-D |
-# | `Strides`, `WindowSize`, `StartPadding`, `EndPadding` | one value per spatial dimension, in the order `{ Height, Width }` or `{ Depth, Height, Width }` |
-# | `Dilations` | "for each spatial dimension, one element is chosen from the sliding window every *Dilation* elements" |
-#
-# > *Remarks.* `MAX_POOLING2` supersedes `MAX_POOLING1` by adding the constant array
-# > `Dilations`; with all dilations 1 the two are equivalent.
+# Seed 002 is a Japanese translation of Microsoft's page for DirectML's
+# `DML_MAX_POOLING2_OPERATOR_DESC`: the maximum of each sliding window, and optionally its
+# index. It is `MAX_POOLING1` plus one field, `Dilations`. We check three of its sentences;
+# the whole page, in English, is in `docs/seed_documents.md`.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### The output size: where did the dilation go?
 #
-# Look again at the size formula: `(PaddedSize - WindowSizes[i]) / Strides[i] + 1`. It has
-# no `Dilations` in it. That is the formula of `MAX_POOLING1`, and it is wrong for
-# `MAX_POOLING2` as soon as a dilation is not 1. The mistake is Microsoft's (the upstream
-# page has it too); the seed copied it faithfully. Two small slips come along with it:
-# the field is called `WindowSize`, not `WindowSizes`, and the 5-D size list says
-# `Weight` where it means `Width`.
+# The page sizes the output as
+# `PaddedSize = InputTensor->Sizes[i + 2] + StartPadding[i] + EndPadding[i]` and
+# `OutputTensor->Sizes[i + 2] = (PaddedSize - WindowSizes[i]) / Strides[i] + 1`.
+# There is no `Dilations` in it: that is `MAX_POOLING1`'s formula, wrong as soon as a
+# dilation is not 1. The mistake is Microsoft's; the seed copied it faithfully.
 #
 # Test vector **TV08**: $I = 5$, `WindowSize` 2, `Dilations` 2, padding 1 on both sides,
-# stride 1. `PaddedSize` is 7, so the doc's formula gives $(7 - 2)/1 + 1 = 6$ windows.
+# stride 1. `PaddedSize` is 7, so the page's formula gives $(7 - 2)/1 + 1 = 6$ windows.
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # **Predict.** How many windows really fit? (Remember $D_K = (K - 1) \cdot D + 1$.)
@@ -267,7 +236,7 @@ SelfCheck("TV08: output length of DirectML MAX_POOLING2 with I=5, WindowSize=2, 
           hint="the dilated window spans 3 positions of the padded 7")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Where the windows of the dilated pooling start, and what the last one reads:
+# Where the real windows start, and what the last one reads:
 
 # %%
 ax8 = real.axes[0]
@@ -275,11 +244,10 @@ print("window starts:", ax8.window_starts)
 print("last window's taps:", ax8.taps(4), ax8.tap_kinds(4))
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# The last real window starts at 3 and reads 3 and 5; position 5 is the end padding.
-# A sixth window, as the doc's formula claims, would start at 4 and need position
-# 4 + 2 = 6, beyond the padded input. The right formula uses the dilated window,
-# `(PaddedSize - (1 + (WindowSize - 1) * Dilation)) / Stride + 1`, which is what
-# Microsoft's own DirectMLX helper library computes. `pooltutor.frameworks` does the same:
+# The last window starts at 3 and reads 3 and 5 (end padding); a sixth would need position
+# 6, beyond the padded input. The right formula uses the dilated window,
+# `(PaddedSize - (1 + (WindowSize - 1) * Dilation)) / Stride + 1`, as Microsoft's DirectMLX
+# helpers and `pooltutor.frameworks` do:
 
 # %%
 x8 = np.arange(1.0, 6.0).reshape(1, 1, 1, 5)       # TV08 as a 4-D tensor: a 1 × 5 picture
@@ -290,10 +258,10 @@ print(y8.ravel(), idx8.ravel(), idx8.dtype)
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Indices: one number for the whole tensor
 #
-# DirectML's indices "treat the input tensor as a contiguous one-dimensional array", as
-# `UINT32`. Read literally, the batch and channel offsets are part of the number, unlike
-# PyTorch, which numbers inside each `(n, c)` plane. Test vector TV22 has two pictures of
-# two channels, each 2 × 3; a 2 × 2 window, stride 1:
+# DirectML's `UINT32` indices "treat the input tensor as a contiguous one-dimensional
+# array". Read literally, the batch and channel offsets are part of the number; PyTorch
+# numbers inside each `(n, c)` plane. TV22: two pictures of two channels, each 2 × 3; a
+# 2 × 2 window, stride 1:
 
 # %%
 x22 = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
@@ -319,31 +287,25 @@ print("DirectML:", frameworks.directml_max_pooling2(x22, 1, 2, 0, 0, 1)[1].ravel
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Ties: the first one wins
 #
-# "The later equal values are ignored and the index points to the first value
-# encountered." The document does not say in which order the window is scanned; every
-# framework we know scans row by row (row-major), so pooltutor does too. TV15: input
-# `[3, 3, 1, 3]`, window 2, stride 1:
+# "If several elements within the sliding window have the same value, the later equal
+# values are ignored and the index points to the first value encountered." In which order?
+# The page does not say; every framework we know scans row by row, as pooltutor does.
+# TV15: input `[3, 3, 1, 3]`, window 2, stride 1:
 
 # %%
 x15 = np.array([[[[3.0, 3.0, 1.0, 3.0]]]])
 print(frameworks.directml_max_pooling2(x15, 1, (1, 2), 0, 0, 1))
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# Window 0 holds two 3s and reports index 0, the first one; window 2 holds 1 and 3 and
-# reports 3. Notebook 03 shows what other frameworks do with ties.
-#
-# Two more things the page leaves open: what value padding takes in a max window, and
-# whether the index really counts the batch and channel offsets (it only says "contiguous
-# one-dimensional array"). pooltutor skips padding, as every documented framework does, and
-# reads the index literally.
+# Window 0 holds two 3s and reports index 0, the first; window 2 reports 3. (Nor does the
+# page say what padding is in a max window; pooltutor skips it.)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Side note: the struct in memory
 #
-# The seed also gives the size of the C struct, 72 bytes on x64 and 36 bytes on x86, with
-# a byte offset for every field (for languages such as HSP that poke bytes directly). The
-# struct is eight pointers and one 32-bit `UINT`. Python's `ctypes` lays it out by the C
-# rules, with pointers modelled as 64-bit or 32-bit integers:
+# The seed also lists the C struct's byte offsets (for languages such as HSP that poke
+# bytes): 72 bytes on x64, 36 on x86. `ctypes` lays out its eight pointers and one 32-bit
+# `UINT` by the C rules:
 
 # %% tags=["hide-input"]
 print(dml_max_pooling2_layout(64).table())
@@ -355,23 +317,17 @@ print(dml_max_pooling2_layout(64).table())
 print(dml_max_pooling2_layout(32).table())
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# The seed's table is right. On x64 the 4-byte `DimensionCount` at offset 24 is followed
-# by 4 bytes of padding, because the next pointer must start at a multiple of 8 (offset
-# 32). On x86 every field is 4 bytes and nothing is padded. (The seed writes the type as
-# `DWORD`; `DirectML.h` says `UINT`. Both are 32-bit unsigned integers on Windows.)
+# The seed is right. On x64, 4 bytes of padding follow `DimensionCount` (offset 24), so
+# that the next pointer starts at a multiple of 8; on x86 nothing is padded.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
-# * Window $o$ reads the taps $t = o \cdot S - p_b + j \cdot D$; it spans
-#   $D_K = (K - 1) \cdot D + 1$ positions but reads only $K$ of them.
-# * A max pool compares the input taps of each window; padding taps are skipped (or −∞,
-#   which gives the same answer unless a window holds no input element, or the input
-#   holds −∞).
-# * Ties go to the first maximum in row-major scan order, in DirectML and everywhere else
-#   in this course.
-# * DirectML's documented output-size formula leaves out the dilation. The real size uses
-#   the dilated window (TV08: 5 windows, not 6).
+# * Window $o$ reads the taps $t = o \cdot S - p_b + j \cdot D$: it spans
+#   $D_K = (K - 1) \cdot D + 1$ positions and reads $K$ of them.
+# * A max pool skips padding taps (or treats them as −∞: the same answer unless a window
+#   holds no input element, or the input holds −∞).
+# * Ties go to the first maximum in row-major order.
+# * DirectML's output-size formula leaves out the dilation: TV08 has 5 windows, not 6.
 #
-# **Next:** `02_output_size_rounding`: how many windows there are when they do not fit a
-# whole number of times.
+# **Next:** `02_output_size_rounding`: how many windows fit when they do not fit exactly.

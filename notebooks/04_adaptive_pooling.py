@@ -12,18 +12,17 @@
 # **OpenVINO `AdaptiveMaxPool-8`: bins that overlap, indices per plane, and exporting it as
 # a fixed pool** (about 30 minutes; you need notebooks 01 and 03)
 #
-# *Adaptive* pooling turns ordinary pooling around: you choose the output size, and every
-# output cell gets its own window, a **bin**, so that the bins cover the whole input.
+# *Adaptive* pooling turns pooling around: you choose the output size, and each output cell
+# gets its own window, a **bin**, so that the bins cover the whole input.
 #
 # **Learning goals.** After this notebook you can
 #
-# 1. compute the bins $[\lfloor iI/O \rfloor, \lceil (i+1)I/O \rceil)$ of adaptive
-#    pooling, and say when neighbouring bins overlap;
-# 2. run OpenVINO's `AdaptiveMaxPool-8` on the seed's $1 \times 3 \times 32 \times 32 \to
-#    16 \times 16$ example and read its indices, which count inside each plane;
-# 3. decide when exporting adaptive pooling as an ordinary pooling is exact (test vectors
-#    TV24–TV27);
-# 4. spot the three small errors in the seed's header and example.
+# 1. compute the bins $[\lfloor iI/O \rfloor, \lceil (i+1)I/O \rceil)$ and say when
+#    neighbouring bins overlap;
+# 2. run `AdaptiveMaxPool-8` on the seed's $1 \times 3 \times 32 \times 32 \to 16 \times 16$
+#    example and read its per-plane indices;
+# 3. decide when exporting adaptive pooling as an ordinary pooling is exact (TV24–TV27);
+# 4. spot the three small errors in the seed.
 
 # %% slideshow={"slide_type": "skip"}
 # %matplotlib inline
@@ -37,63 +36,36 @@ from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, pi_digits
 from pooltutor.viz.selfcheck import SelfCheck
 
 # %% [markdown] slideshow={"slide_type": "slide"}
-# ## 1. The source document (seed 000), in English
+# ## 1. The source document (seed 000)
 #
-# Seed 000 is the Japanese translation of OpenVINO's operation specification. Translated
-# back into English:
+# Seed 000 is the Japanese translation of OpenVINO's specification of `AdaptiveMaxPool-8`
+# (the whole page, in English, is in `docs/seed_documents.md`). It "applies max pooling
+# with an adaptive kernel size": for an NCDHW input, output $(i, j, k)$ is the maximum of
+# $Input[d_{start}:d_{end}, h_{start}:h_{end}, w_{start}:w_{end}]$, where
 #
-# > **AdaptiveMaxPool**
-# >
-# > **Versioned name:** *AdaptiveAvgPool-8* · **Category:** *Pooling*
-# >
-# > **Short description:** applies max pooling with an adaptive kernel size over the input.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# > **Detailed description:** this operation computes the output from the first input and
-# > the `output_size` given by the second input. For an NCDHW input the kernel dimensions
-# > are calculated with the following formulae:
-# >
-# > $$d_{start} = \lfloor i \cdot \tfrac{D_{in}}{D_{out}} \rfloor, \quad
-# >   d_{end} = \lceil (i+1) \cdot \tfrac{D_{in}}{D_{out}} \rceil$$
-# > (and the same for $h$ with $j$, $H$ and for $w$ with $k$, $W$). The output is
-# > $Output(i, j, k) = \max(Input[d_{start}:d_{end}, h_{start}:h_{end}, w_{start}:w_{end}])$.
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# > **Attributes:** *index_element_type*: the type of the second output, which holds the
-# > indices; `"i64"` or `"i32"`; a string; default `"i64"`; not required.
-# >
-# > **Inputs:** **1**: a 3D, 4D or 5D tensor shaped `[N, C, H]`, `[N, C, H, W]` or
-# > `[N, C, D, H, W]` of type *T*. Required. **2**: a 1D tensor describing the output shape
-# > of the spatial dimensions: `[H_out]`, `[H_out, W_out]` or `[D_out, H_out, W_out]`, of
-# > type *T_SHAPE*. Required.
-# >
-# > **Outputs:** **1**: of type *T*, shaped `[N, C, H_out]`, `[N, C, H_out, W_out]` or
-# > `[N, C, D_out, H_out, W_out]`. **2**: of the type given by *index_element_type*, the same
-# > shape as the first output, holding the indices of the elements of the first output.
-# > "The values of indices are computed as if input spatial dimensions were flattened, so
-# > the values are in the range `[0, H * W * D)`."
-# >
-# > **Types:** *T*: any floating-point type. *T_SHAPE*: `int32` or `int64`.
+# $$d_{start} = \lfloor i \cdot \tfrac{D_{in}}{D_{out}} \rfloor, \quad
+#   d_{end} = \lceil (i+1) \cdot \tfrac{D_{in}}{D_{out}} \rceil$$
 #
-# The page ends with an XML example, which we will look at in section 5.
+# and the same for $h$ and $w$. A second output holds the indices, of type
+# `index_element_type` (`"i64"`, the default, or `"i32"`), "computed as if input spatial
+# dimensions were flattened": in `[0, H * W * D)`.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Bins
 #
-# An ordinary pooling fixes the window and lets the output size follow. Adaptive pooling
-# fixes the output size, which is how a network accepts pictures of any size and still hands
-# a fixed-size grid to its last layers. Along one axis, output cell $i$ of $O$ reads the input positions
-# $[\lfloor i \cdot I/O \rfloor, \lceil (i+1) \cdot I/O \rceil)$: start rounded *down*,
-# end rounded *up*. Test vector **TV24** pools five values into three:
+# An ordinary pooling fixes the window and the output size follows. Adaptive pooling fixes
+# the output size, so a network can take pictures of any size and still hand a fixed grid
+# to its last layers. Along one axis, output $i$ of $O$ reads the positions
+# $[\lfloor i \cdot I/O \rfloor, \lceil (i+1) \cdot I/O \rceil)$: start rounded *down*, end
+# rounded *up*. Test vector **TV24** pools five values into three:
 
 # %%
 x24 = np.array([3.0, 1, 4, 1, 5])
 print(adaptive_geometry(x24.shape, 3).describe())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# $5/3$ is not a whole number, so the rounding makes bin 1, $[\lfloor 5/3 \rfloor,
-# \lceil 10/3 \rceil) = [1, 4)$, share position 1 with bin 0 and position 3 with bin 2.
-# Position 1 is read twice, position 3 too:
+# $5/3$ is not a whole number, so bin 1, $[\lfloor 5/3 \rfloor, \lceil 10/3 \rceil) =
+# [1, 4)$, shares position 1 with bin 0 and position 3 with bin 2:
 
 # %% tags=["hide-input"]
 p24 = plot_adaptive_bins(x24, 3, out_index=1)
@@ -110,8 +82,8 @@ SelfCheck("Bin 2 of adaptive pooling 7 -> 4: (start, end)?", adaptive_bins(7, 4)
           explanation=g25.describe(), hint="floor(2*7/4), ceil(3*7/4)")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# When $O$ divides $I$, every bin is exactly $I/O$ long and they tile the input without
-# overlap. Otherwise some bins overlap, and bins can even have different lengths:
+# When $O$ divides $I$, the bins are all $I/O$ long and tile the input. Otherwise some
+# overlap, and they can even differ in length:
 
 # %%
 print(adaptive_geometry((10,), 3).describe())
@@ -120,18 +92,16 @@ print(adaptive_geometry((32,), 16).describe())
 # %% [markdown] slideshow={"slide_type": "skip"}
 # ### Try it
 #
-# Change the input size and the output size, and watch the bins (this needs a running
-# Python kernel). The input holds the digits of $\pi$; the dashed bars below are the
-# "export workaround" of section 4. With more outputs than inputs ($O > I$), bins repeat
-# input cells.
+# Change the input and output sizes and watch the bins (this needs a running kernel). The
+# input holds the digits of $\pi$; the dashed bars are the export workaround of section 4.
+# With more outputs than inputs ($O > I$), bins repeat input cells.
 
 # %% slideshow={"slide_type": "skip"}
 explorer = AdaptiveBinsExplorer(input_size=7, output_size=4)
 explorer
 
 # %% [markdown] slideshow={"slide_type": "skip"}
-# The same explorer at 7 → 4, one frame per output cell, computed in advance so that it
-# works without a kernel too:
+# The same explorer at 7 → 4, computed in advance (no kernel needed):
 
 # %% slideshow={"slide_type": "skip"} tags=["hide-input"]
 explorer.static_widget()
@@ -139,8 +109,8 @@ explorer.static_widget()
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### Two dimensions (TV28)
 #
-# Each spatial axis gets its own bins; a 2-D bin is a rectangle, one bin of the rows times
-# one bin of the columns. A $5 \times 5$ plane holding 0 to 24, pooled to $3 \times 3$:
+# Each axis gets its own bins; a 2-D bin is a rectangle, a row bin times a column bin. A
+# $5 \times 5$ plane holding 0 to 24, pooled to $3 \times 3$:
 
 # %% tags=["hide-input"]
 c0 = np.arange(25.0).reshape(5, 5)
@@ -149,14 +119,14 @@ p28.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-siz
 p28.figure
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# The darker cells lie in two or four bins. Every bin's maximum is its bottom-right cell,
-# because the values grow to the right and downwards.
+# The darker cells lie in two or four bins. Each bin's maximum is its bottom-right cell: the
+# values grow to the right and downwards.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. The seed's example: $1 \times 3 \times 32 \times 32 \to 16 \times 16$
 #
-# The seed's XML example pools one picture with three channels, $32 \times 32$, to
-# $16 \times 16$. Any numbers will do; here they are random:
+# One picture with three channels, $32 \times 32$, pooled to $16 \times 16$; any numbers
+# will do, so here they are random:
 
 # %%
 x = np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype(np.float32)
@@ -165,14 +135,13 @@ print("output:", y.shape, y.dtype, "  indices:", idx.shape, idx.dtype)
 print("indices range from", idx.min(), "to", idx.max(), " (one plane holds", 32 * 32, "values)")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Both outputs are shaped `[1, 3, 16, 16]`, the indices are `int64` (the default `"i64"`),
-# and they all lie in $[0, H \cdot W) = [0, 1024)$: every channel counts from 0 again.
-# That is the `plane` layout of notebook 03, PyTorch's. OpenVINO's *ordinary* `MaxPool`
-# counts through the whole tensor by default (`axis=0`), as ONNX does, so the two
-# operators of one toolkit number the same maxima differently.
+# Both outputs are `[1, 3, 16, 16]`, the indices `int64` (the default `"i64"`), all in
+# $[0, H \cdot W) = [0, 1024)$: each channel counts from 0 again, the `plane` layout of
+# notebook 03. OpenVINO's *ordinary* `MaxPool` counts through the whole tensor by default
+# (`axis=0`), so one toolkit's two operators number the same maxima differently.
 #
-# Since 16 divides 32, every bin here is a $2 \times 2$ block, and the result is an
-# ordinary $2 \times 2$ max pool with stride 2:
+# As 16 divides 32, every bin is a $2 \times 2$ block, and the result is an ordinary
+# $2 \times 2$ max pool with stride 2:
 
 # %%
 ordinary = max_pool(x, 2, return_indices=True, index_layout="tensor")
@@ -181,9 +150,9 @@ print("channel 2, cell (0, 0):  AdaptiveMaxPool index", idx[0, 2, 0, 0],
       "  MaxPool (axis=0) index", ordinary.indices[0, 2, 0, 0])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# **Predict.** In channel 1, output cell `(3, 5)`, `AdaptiveMaxPool-8` reports the index
-# given in the question. What does OpenVINO's `MaxPool` with its default `axis=0` (whole tensor)
-# report for the same maximum?
+# **Predict.** In channel 1, output cell `(3, 5)`, `AdaptiveMaxPool-8` reports the index in
+# the question. What does OpenVINO's `MaxPool` with its default `axis=0` report for the
+# same maximum?
 
 # %% tags=["hide-input"]
 SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5). "
@@ -192,23 +161,20 @@ SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5).
           hint="channel 0 holds 32 * 32 elements before it")
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
-# Ties go to the first maximum in row-major order (the reference kernel scans each row with
-# `std::max_element` and keeps a row's maximum only if it is strictly larger). NaN: the
-# course's contract, like OpenVINO's `MaxPool`, never selects it here (the reference kernel
-# itself can keep a NaN that happens to open a row).
+# Ties go to the first maximum in row-major order. NaN is never selected, in the course's
+# contract as in OpenVINO's `MaxPool` (the reference kernel itself can keep a NaN that opens
+# a row).
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Exporting adaptive pooling as an ordinary pooling
 #
-# ONNX has no adaptive pooling operator. PyTorch's exporter writes `adaptive_max_pool2d`
-# as an ordinary `MaxPool` with kernel = stride = $I/O$, and only when $O$ divides $I$;
-# otherwise it gives up ("output size that are not factor of input size",
-# pytorch/pytorch#42653). A popular workaround fills the gap with
+# ONNX has no adaptive pooling. PyTorch's exporter writes `adaptive_max_pool2d` as a
+# `MaxPool` with kernel = stride = $I/O$, and only when $O$ divides $I$ (otherwise: "output
+# size that are not factor of input size", pytorch/pytorch#42653). A popular workaround uses
 #
 # $$k = I - (O - 1) \lfloor I/O \rfloor, \qquad s = \lfloor I/O \rfloor ,$$
 #
-# which always makes exactly $O$ windows that cover the input. But are those windows the
-# bins?
+# which always gives $O$ windows covering the input. But are they the bins?
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **TV25**, 7 values to 4, averaged. Solid bars: the bins; dashed: the workaround's windows.
@@ -240,7 +206,7 @@ SelfCheck("Workaround kernel and stride for adaptive pooling 10 -> 3?", fix26.ke
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Here the windows $[0, 4), [3, 7), [6, 10)$ are exactly the bins, so the export is exact,
-# although 3 does not divide 10. That is a coincidence of these sizes, not a rule:
+# though 3 does not divide 10: a coincidence of these sizes, not a rule.
 
 # %% tags=["hide-input"]
 x26 = pi_digits(10)
@@ -261,7 +227,7 @@ SelfCheck("Adaptive 11 -> 3 and its workaround k=5, s=3: how many windows equal 
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # When $O$ divides $I$ (TV27: 32 digits of $\pi$ into 16), the workaround is $k = s = I/O$,
-# the bins are its windows, and the export is exact:
+# its windows are the bins, and the export is exact:
 
 # %%
 x27 = pi_digits(32).reshape(1, 1, 32)
@@ -273,61 +239,40 @@ print("same values:", (adaptive_avg_pool(x27, 16).output == fixed27).all())
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Three small errors in the seed
 #
-# The seed has three small slips; the last two are in OpenVINO's own specification page
-# too, so the translation faithfully kept them. None changes what the operation computes,
-# but each would trip up someone who writes an IR file by hand.
+# None changes what the operation computes, but each would trip up someone writing an IR
+# file by hand. The last two are in OpenVINO's own page too.
 #
-# **1. The version line.** It says *AdaptiveAvgPool-8*, but the page describes
-# `AdaptiveMaxPool-8`: its formula takes a maximum, and it has an index output, which
-# `AdaptiveAvgPool-8` does not. Most likely the line came from the sister page.
+# **1. The version line** says *AdaptiveAvgPool-8*. The page describes `AdaptiveMaxPool-8`:
+# it takes a maximum and has an index output, which `AdaptiveAvgPool-8` has not.
 #
-# **2. The attribute name in the example.** The XML says `<data output_type="i64"/>`, but
-# the attribute described a few lines above it, and the one OpenVINO's IR reader and its
-# Python API (`opset8.adaptive_max_pool(..., index_element_type="i64")`) accept, is
-# `index_element_type`. `output_type` is a leftover of an earlier draft. pooltutor uses
-# the real name, and `"i32"` gives 32-bit indices:
+# **2. The attribute in the XML example** is `<data output_type="i64"/>`, but the attribute
+# the page describes, and the one OpenVINO's IR reader and Python API accept, is
+# `index_element_type`. pooltutor uses the real name; `"i32"` gives 32-bit indices:
 
 # %%
 _, idx32 = frameworks.openvino_adaptive_max_pool(x, [16, 16], index_element_type="i32")
 print(idx32.dtype)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# **3. The port numbers.** In OpenVINO's IR, the ports of one layer share one numbering:
-# the two inputs are ports 0 and 1, so the outputs are ports 2 and 3. The example numbers
-# its outputs 1 and 2, and port 1 is then both the second input and the first output.
-# Corrected, the example reads:
+# **3. The port numbers.** In OpenVINO's IR the ports of one layer share one numbering: the
+# inputs are ports 0 and 1, so the outputs are 2 and 3. The example numbers its outputs 1
+# and 2, making port 1 both an input and an output (the corrected XML is in
+# `docs/seed_documents.md`).
 #
-# ```xml
-# <layer ... type="AdaptiveMaxPool" ... >
-#     <data index_element_type="i64"/>
-#     <input>
-#         <port id="0"> <dim>1</dim> <dim>3</dim> <dim>32</dim> <dim>32</dim> </port>
-#         <port id="1"> <dim>2</dim> </port>
-#     </input>
-#     <output>
-#         <port id="2"> <dim>1</dim> <dim>3</dim> <dim>16</dim> <dim>16</dim> </port>
-#         <port id="3"> <dim>1</dim> <dim>3</dim> <dim>16</dim> <dim>16</dim> </port>
-#     </output>
-# </layer>
-# ```
-#
-# The rest of the seed checks out: the bin formulas are PyTorch's (TV24–TV28 give the same
-# numbers in both), and the indices really are per plane, in $[0, H \cdot W \cdot D)$.
+# The rest checks out: the bin formulas are PyTorch's (TV24–TV28 agree), and the indices
+# are per plane.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
-# * Adaptive pooling gives output cell $i$ the bin
-#   $[\lfloor iI/O \rfloor, \lceil (i+1)I/O \rceil)$. The bins cover the input; they
-#   overlap when $O$ does not divide $I$ (5 → 3, 7 → 4, 10 → 3), and tile it when it does
-#   (32 → 16).
-# * OpenVINO's `AdaptiveMaxPool-8` reports indices per $(n, c)$ plane, in
-#   $[0, H \cdot W \cdot D)$, like PyTorch, while OpenVINO's own `MaxPool` counts through
-#   the whole tensor by default.
-# * An ordinary pooling with $k = I - (O-1)\lfloor I/O \rfloor$, $s = \lfloor I/O \rfloor$
-#   reproduces adaptive pooling only when its windows are the bins: always when $O$
-#   divides $I$ (TV27), sometimes by coincidence (TV26), and otherwise not (TV24, TV25).
-# * The seed's version line, its `output_type` attribute and its output port numbers are
-#   slips: `AdaptiveMaxPool-8`, `index_element_type`, ports 2 and 3.
+# * Adaptive pooling gives output $i$ the bin $[\lfloor iI/O \rfloor, \lceil (i+1)I/O
+#   \rceil)$. The bins overlap when $O$ does not divide $I$ (5 → 3, 7 → 4, 10 → 3) and tile
+#   the input when it does (32 → 16).
+# * `AdaptiveMaxPool-8` counts its indices per $(n, c)$ plane, like PyTorch; OpenVINO's own
+#   `MaxPool` counts through the whole tensor by default.
+# * A pooling with $k = I - (O-1)\lfloor I/O \rfloor$, $s = \lfloor I/O \rfloor$ equals
+#   adaptive pooling only when its windows are the bins: always when $O$ divides $I$ (TV27),
+#   sometimes by coincidence (TV26), otherwise not (TV24, TV25).
+# * The seed's slips: `AdaptiveMaxPool-8`, `index_element_type`, output ports 2 and 3.
 #
 # **Next:** `05_quantized_relu`, where pooling meets integer arithmetic.
