@@ -153,7 +153,9 @@ SelfCheck("Input [[5, 5], [5, 5]], one 2x2 window, output gradient 7. "
 #
 # Replace the `raise NotImplementedError` with your loops, then run the checker. It tries
 # six prepared cases (no padding, padding, the ceil rule with PyTorch's clip, dilation,
-# ties, negative values with padding) and tells you which one fails and why.
+# ties, negative values with padding) and tells you which one fails and why. Return
+# `(values, indices)` instead, with each winner's flat index $hW + w$ in `x`, and the
+# checker also tests PyTorch's tie rule: the first maximum in scan order wins.
 
 # %% tags=["student-exercise"]
 def my_max_pool(x, kernel, stride, padding=0, dilation=1, ceil_mode=False):

@@ -46,7 +46,8 @@ MAX_POOL_CASES = (
     _Case("dilation", np.arange(36.0).reshape(6, 6)[::-1], 2, 1, dilation=2,
           teaches="a 2-tap kernel with dilation 2 spans 3 cells: floor((6 - 3) / 1) + 1 = 4"),
     _Case("ties", np.array([[5.0, 5, 1, 1], [5, 5, 1, 1], [2, 2, 7, 7], [2, 2, 7, 7]]), 2, 2,
-          teaches="equal values: the result is the maximum whichever tap won"),
+          teaches="equal values: the maximum is the same whichever tap won, but the index "
+                  "is PyTorch's first maximum in scan order (row by row, left to right)"),
     _Case("negative values with padding", -np.arange(1.0, 10.0).reshape(3, 3), 3, 1, padding=1,
           teaches="padding is -inf for a max (skipped), never 0: every window's max is negative"),
 )
@@ -100,6 +101,33 @@ def _why(case: _Case, got: np.ndarray, want: np.ndarray) -> str:
     return why
 
 
+def _index_failure(case: _Case, indices, shape) -> str | None:
+    """What is wrong with a student's indices for ``case`` (None: they are PyTorch's)."""
+    want = torch_max_pool(case.x[None, None], case.kernel, case.stride, case.padding,
+                          case.dilation, case.ceil_mode, return_indices=True)[1][0, 0]
+    try:
+        got = np.asarray(indices)
+        ok = got.shape == shape and np.issubdtype(got.dtype, np.number)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        return (f"the indices {indices!r} are not a {shape[0]}x{shape[1]} array of numbers "
+                f"(one flat index h * W + w per output).")
+    if np.array_equal(got, want):
+        return None
+    i, j = (int(v) for v in np.argwhere(got != want)[0])
+    w = case.x.shape[1]
+    g, e = int(got[i, j]), int(want[i, j])
+    why = (f"the index of output ({i}, {j}) is {g} = ({g // w}, {g % w}), expected {e} = "
+           f"({e // w}, {e % w}) (flat index h * W + w in x)")
+    if 0 <= g < case.x.size and case.x.flat[g] == case.x.flat[e]:
+        why += ("; both hold the maximum: on a tie PyTorch keeps the first maximum in scan "
+                "order (use >, not >=, when you compare)")
+    return "\n".join([why + ".", f"What this case teaches: {case.teaches}.",
+                      "expected indices:", np.array2string(want), "received indices:",
+                      np.array2string(got)])
+
+
 def check_max_pool(fn) -> CheckReport:
     """Run a student's 2-D max pool on prepared cases and say which fails and why.
 
@@ -108,7 +136,9 @@ def check_max_pool(fn) -> CheckReport:
     must return the pooled 2-D array with PyTorch's rules: padding is never
     a candidate for the maximum, the output length is
     ``floor((I + 2P - D(K-1) - 1) / S) + 1`` (``ceil`` with ``ceil_mode``, then a
-    last window starting in the end padding is dropped).
+    last window starting in the end padding is dropped).  It may instead return
+    ``(values, indices)``: then the indices are checked too, as PyTorch numbers
+    them (``h * W + w`` in ``x``, the first maximum in scan order winning a tie).
 
     The cases, in order: no padding, padding, the ceil rule with PyTorch's
     clip, dilation, ties, negative values with padding.  Checking stops at the
@@ -135,13 +165,21 @@ def check_max_pool(fn) -> CheckReport:
         except Exception as exc:  # noqa: BLE001  (the student's code: report, never raise)
             return CheckReport(False, f"{head} your function raised "
                                       f"{type(exc).__name__}: {exc}", case.name)
+        indices = None
+        if isinstance(got, tuple) and len(got) == 2:
+            got, indices = got
         try:
             got = np.asarray(got, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             return CheckReport(False, f"{head} the result {got!r} is not an array of numbers "
                                       f"({exc})", case.name)
         if got.shape == want.shape and np.array_equal(got, want):
-            continue
+            if indices is None:
+                continue
+            failed = _index_failure(case, indices, want.shape)
+            if failed is None:
+                continue
+            return CheckReport(False, f"{head} FAILED: {failed}", case.name)
         out_len = pool_geometry(case.x.shape, case.kernel, case.stride, case.padding,
                                 case.dilation,
                                 "ceil_torch" if case.ceil_mode else "floor").output_shape

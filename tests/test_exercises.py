@@ -18,8 +18,11 @@ def _length(i, k, s, p, d, ceil_mode, clip=True):
     return n
 
 
-def make_pool(*, off_by_one=False, pad_value=-np.inf, clip=True, last_max=False, crash=False):
-    """A student's 2-D max pool, written here (not in the library), with one optional bug."""
+def make_pool(*, off_by_one=False, pad_value=-np.inf, clip=True, last_max=False, crash=False,
+              indices=None):
+    """A student's 2-D max pool, written here (not in the library), with one optional bug.
+    ``indices``: also return the winners' flat indices, ``"input"`` (h * W + w in x, as
+    PyTorch) or ``"padded"`` (a mistake: positions in the padded copy)."""
     def pool(x, kernel, stride, padding=0, dilation=1, ceil_mode=False):
         if crash:
             raise IndexError("index 5 is out of bounds")
@@ -29,17 +32,20 @@ def make_pool(*, off_by_one=False, pad_value=-np.inf, clip=True, last_max=False,
         big = np.full((x.shape[0] + 2 * padding + kernel * dilation,
                        x.shape[1] + 2 * padding + kernel * dilation), pad_value)
         big[padding:padding + x.shape[0], padding:padding + x.shape[1]] = x
-        out = np.empty((h, w))
+        out, where = np.empty((h, w)), np.empty((h, w), dtype=np.int64)
         for i in range(h):
             for j in range(w):
                 best = None
                 for a in range(kernel):
                     for b in range(kernel):
-                        v = big[i * stride + a * dilation, j * stride + b * dilation]
+                        r, c = i * stride + a * dilation, j * stride + b * dilation
+                        v = big[r, c]
                         if best is None or v > best or (last_max and v == best):
                             best = v
+                            where[i, j] = ((r - padding) * x.shape[1] + c - padding
+                                           if indices == "input" else r * big.shape[1] + c)
                 out[i, j] = best
-        return out
+        return out if indices is None else (out, where)
     return pool
 
 
@@ -73,6 +79,17 @@ def test_last_max_ties_are_values_equal_so_they_pass_but_wrong_values_do_not():
         return -make_pool(pad_value=np.inf)(-x, kernel, stride, padding, dilation, ceil_mode)
     r = check_max_pool(min_pool)
     assert not r.passed and "value(s) differ" in r.message
+
+
+def test_indices_when_returned_are_checked_and_the_tie_rule_is_named():
+    assert check_max_pool(make_pool(indices="input")).passed
+    r = check_max_pool(make_pool(indices="input", last_max=True))
+    assert not r.passed and r.failed_case == "ties"
+    assert "first maximum in scan order" in r.message and "expected indices:" in r.message
+    r = check_max_pool(make_pool(indices="padded"))
+    assert not r.passed and r.failed_case == "no padding" and "h * W + w" in r.message
+    r = check_max_pool(lambda x, *a, **k: (make_pool()(x, *a, **k), "no"))
+    assert not r.passed and "not a 2x2 array of numbers" in r.message
 
 
 def test_not_implemented_wrong_type_and_shape_are_reported_not_raised():
