@@ -40,7 +40,7 @@ CEIL_RUNTIMES: tuple[tuple[str, str], ...] = (
     ("OpenVINO MaxPool-8, rounding_type=ceil", "openvino_max_pool/ceil"),
     ("OpenVINO MaxPool-14, rounding_type=ceil_torch", "openvino_max_pool/ceil_torch"),
     (
-        "TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)",
+        "TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt)",
         "tensorrt_pooling/EXPLICIT_ROUND_UP",
     ),
     ("TensorRT 8 CAFFE_ROUND_UP", "tensorrt_pooling/CAFFE_ROUND_UP"),
@@ -205,7 +205,7 @@ def _runtime_text(row: RuntimeRow) -> str:
     """The runtime column of a spec-and-runtime table, marked where it departs."""
     rt = row.extra["runtime_row"]
     if rt.output is None and "cannot be run on this machine" in (rt.error or ""):
-        return "not run here (no runtime on this machine)"
+        return "not run here (no GPU)"
     text = _answer_text(rt)
     same = (rt.output is not None and row.output is not None
             and rt.output.shape == row.output.shape
@@ -268,13 +268,13 @@ def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0, *,
 
     >>> print(compare_ceil_modes(np.arange(1.0, 6.0).reshape(1, 1, 5), 2, 2, 1))
     max pool, kernel 2, stride 2, padding 1, input 5, ceil mode:
-      framework                                                 shape  output[0, 0]
-      PyTorch max_pool, ceil_mode=True                          3      [1, 3, 5]
-      ONNX MaxPool, ceil_mode=1                                 3      [1, 3, 5]
-      OpenVINO MaxPool-8, rounding_type=ceil                    4      [1, 3, 5, -1.8e+308]
-      OpenVINO MaxPool-14, rounding_type=ceil_torch             3      [1, 3, 5]
-      TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt's ceil_mode=1)  4      [1, 3, 5, -inf]
-      TensorRT 8 CAFFE_ROUND_UP                                 3      [1, 3, 5]
+      framework                                      shape  output[0, 0]
+      PyTorch max_pool, ceil_mode=True               3      [1, 3, 5]
+      ONNX MaxPool, ceil_mode=1                      3      [1, 3, 5]
+      OpenVINO MaxPool-8, rounding_type=ceil         4      [1, 3, 5, -1.8e+308]
+      OpenVINO MaxPool-14, rounding_type=ceil_torch  3      [1, 3, 5]
+      TensorRT EXPLICIT_ROUND_UP (onnx-tensorrt)     4      [1, 3, 5, -inf]
+      TensorRT 8 CAFFE_ROUND_UP                      3      [1, 3, 5]
     """
     if follow not in ("spec", "runtime", "both"):
         raise PoolTutorError(f"follow={follow!r} is not allowed: need 'spec', 'runtime' or "

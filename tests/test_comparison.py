@@ -152,7 +152,7 @@ def test_compare_ceil_modes_spec_and_runtime_side_by_side():
     assert cells["PyTorch max_pool, ceil_mode=True"] == ["3: [1, 3, 5]", "3: [1, 3, 5]"]
     ov = cells["OpenVINO MaxPool-8, rounding_type=ceil"]
     assert ov[0].startswith("4: ") and ov[1].endswith("<- departs")
-    assert cells["TensorRT 8 CAFFE_ROUND_UP"][1] == "not run here (no runtime on this machine)"
+    assert cells["TensorRT 8 CAFFE_ROUND_UP"][1] == "not run here (no GPU)"
     runtime = compare_ceil_modes(x, 2, 2, 1, follow="runtime")
     assert runtime.shapes["ONNX MaxPool, ceil_mode=1"] == (3,)
     assert runtime.row("tensorrt_pooling/EXPLICIT_ROUND_UP").output is None
