@@ -99,8 +99,7 @@ SelfCheck("Output shape (H, W) of an 8 × 8 max pool, stride 8, on the 600 × 51
 # panel is drawn on the input's pixel grid, so one output pixel covers its 8 × 8 block.
 
 # %%
-fig = plot_image_pooling(x, [{"op": "max", "kernel": 8}, {"op": "avg", "kernel": 8}]).figure
-fig
+plot_image_pooling(x, [{"op": "max", "kernel": 8}, {"op": "avg", "kernel": 8}])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # * **Max pooling** keeps the brightest pixel of each block: thin bright things (the stars,
@@ -144,8 +143,7 @@ SelfCheck("Output shape (H, W) of the 44 × 44 pool, stride 44, with rounding='c
 
 # %% tags=["hide-input"]
 blocks = [{"op": "avg", "kernel": 44}, {"op": "avg", "kernel": 44, "rounding": "ceil_torch"}]
-fig = plot_image_pooling(x, blocks).figure
-fig
+plot_image_pooling(x, blocks)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The general formula is $O = \left\lfloor \frac{I + p_b + p_e - D_K}{S} \right\rfloor + 1$
@@ -168,8 +166,7 @@ fig
 spread = [{"op": "max", "kernel": 3, "stride": 8},
           {"op": "max", "kernel": 3, "stride": 8, "dilation": 3},
           {"op": "max", "kernel": 8}]
-fig = plot_image_pooling(x, spread, view=(120, 330, 120, 400), ncols=2).figure
-fig
+plot_image_pooling(x, spread, view=(120, 330, 120, 400), ncols=2)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Look at the glasses. The 3 × 3 window with stride 8 never sees most pixels of its block,

@@ -62,7 +62,7 @@ print(r.output[0, 0])
 # the result lands.
 
 # %% tags=["hide-input"]
-plot_pooling(r, (0, 1)).figure
+plot_pooling(r, (0, 1))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # A result explains any of its cells, tap by tap:
@@ -95,7 +95,7 @@ SelfCheck("Output cell (1, 2) of the 3 × 3 max pool, stride 2, padding 1, on th
 # %% tags=["hide-input"]
 p5 = plot_pooling(r5, (0, 0))
 p5.figure.set_dpi(80)  # a smaller picture, to fit a slide
-p5.figure
+p5
 
 # %% [markdown] slideshow={"slide_type": "skip"}
 # Check with the **window stepper**: press *Play* or move *position*. Change the window,
@@ -145,7 +145,7 @@ print("window 0 reads", ax_dil.taps(0), "  window 3 reads", ax_dil.taps(3))
 # Window 1 spans five positions, 1 to 5, and reads three of them:
 
 # %% tags=["hide-input"]
-plot_pooling(r_dil, (1,)).figure
+plot_pooling(r_dil, (1,))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Input length 9, kernel 3, stride 2, dilation 2, padding 1 on both sides.
@@ -182,7 +182,7 @@ print(r_empty.explain(0))
 # (notebook 03 compares them).
 
 # %% tags=["hide-input"]
-plot_pooling(r_empty, (0,)).figure
+plot_pooling(r_empty, (0,))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict (TV21).** Input `[-inf, 2]`, kernel 2, stride 2, padding 1 on both sides,

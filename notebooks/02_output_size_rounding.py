@@ -55,7 +55,7 @@ warnings.simplefilter("ignore", PaddingModeWarning)
 # past the input (dashed).
 
 # %% tags=["hide-input"]
-plot_padding_modes(6, 3, 2, modes=("floor", "ceil")).figure
+plot_padding_modes(6, 3, 2, modes=("floor", "ceil"))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** With seven inputs instead of six (window 3, stride 2, no padding), how many
@@ -94,7 +94,7 @@ SelfCheck("Output length with rounding='ceil' for I=7, K=3, S=2, no padding?", g
 # modes first:
 
 # %% tags=["hide-input"]
-plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[:2]).figure
+plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[:2])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Before the picture: Example 1 with `SAME_LOWER`: `O = ceil(6 / 2)`, total padding
@@ -110,13 +110,13 @@ SelfCheck("Example 1 with SAME_LOWER: prePadding B along one axis?", same_lower.
 # Example 1 in the SAME modes, which compute their own padding:
 
 # %% tags=["hide-input"]
-plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[2:4]).figure
+plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[2:4])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Example 1 in the CAFFE modes, which use `B` on both sides:
 
 # %% tags=["hide-input"]
-plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[4:]).figure
+plot_padding_modes(6, 3, 2, 3, 2, modes=TENSORRT_MODES[4:])
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Pooling Example 1, number for number

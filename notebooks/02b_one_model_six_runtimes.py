@@ -113,7 +113,7 @@ SelfCheck("TV03 ([1..5], K=2, S=2, padding 1): output length of OpenVINO roundin
 # The three rules on TV03: the raw ceil keeps a fourth window that starts in the end padding.
 
 # %% tags=["hide-input"]
-plot_padding_modes(5, 2, 2, 1, 1, modes=("floor", "ceil", "ceil_torch")).figure
+plot_padding_modes(5, 2, 2, 1, 1, modes=("floor", "ceil", "ceil_torch"))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # TV03 in six runtimes: what each one's documentation specifies, and beside it what its CPU

@@ -249,7 +249,7 @@ print("ONNX Runtime, without Indices:", ort_vals.output.ravel())
 
 # %% tags=["hide-input"]
 r17 = max_pool(x17, kernel=2, stride=2, return_indices=True)
-plot_pooling(r17, (1,)).figure
+plot_pooling(r17, (1,))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict (TV18).** Input `[1, nan, 2, nan]`, one window of 4. What index does PyTorch
@@ -273,7 +273,7 @@ x20 = np.array([[[5.0, 7.0]]], dtype=np.float32)
 r20 = max_pool(x20, kernel=2, stride=1, padding=1, dilation=3, return_indices=True)
 p20 = plot_pooling(r20, (0,))
 p20.figure.set_dpi(80)  # a smaller picture, to fit a slide
-p20.figure
+p20
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # There is no maximum. OpenVINO's reference kernel starts each window at the lowest float
@@ -365,7 +365,7 @@ _, colmajor_idx = frameworks.onnx_max_pool(xu, [2, 2], strides=[2, 2], storage_o
 wrong_order = max_unpool(y, colmajor_idx, xu.shape, layout="tensor")  # storage_order=1 read as 0
 panels = {"right": right, "ONNX MaxUnpool,\nPyTorch's indices": wrong_planes,
           "storage_order=1\nread as 0": wrong_order}
-plot_unpool(xu, panels, reference="right").figure
+plot_unpool(xu, panels, reference="right")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Column-major indices stay inside the right plane, so nothing notices, but each value

@@ -117,7 +117,7 @@ print(chain)
 # winning code marked):
 
 # %%
-plot_quant_chain(chain).figure
+plot_quant_chain(chain)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Every pooled code can explain itself, in codes and in real values:
@@ -142,7 +142,7 @@ SelfCheck("Pooled code of acc [[-2, 4], [6, -8]], M = 0.5, uint8, zero point 128
 
 # %%
 chain3 = quant.relu_max_pool_chain(PRESETS["3x3 (floor: one output)"], 1.0, 0)
-plot_quant_chain(chain3).figure
+plot_quant_chain(chain3)
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. ReLU clamps at the zero point

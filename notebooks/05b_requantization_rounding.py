@@ -106,7 +106,7 @@ print("pad = zero point (wrong):\n", max_pool(zp_padded, 2, 1).output[0, 0])
 # %% tags=["hide-input"]
 p32 = plot_pooling(r32, (2, 0))
 p32.figure.set_dpi(80)  # a smaller picture, to fit a slide
-p32.figure
+p32
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Requantization rounds, and not everyone the same way

@@ -132,7 +132,7 @@ print(report2.node("maxpool2").explain())
 # drawn; the first windows are the same in every row.)
 
 # %%
-plot_audit_node(report2.node("maxpool2"))[0].figure
+plot_audit_node(report2.node("maxpool2"))[0]
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The global average pool hides the difference again: the model's outputs agree, but

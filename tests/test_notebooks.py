@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
+from html import escape
 
 import pytest
 
@@ -133,6 +134,25 @@ def test_every_figure_cell_shows_a_png(executed, name):
         "no image/png output (end the cell with the figure, or display(fig)):\n"
         + "\n".join(missing)
     )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_picture_has_alt_text(executed, name):
+    """Every image a notebook shows says what it shows to a screen reader: the image/png
+    output's ``alt`` metadata (nbconvert) and the ``<img alt=...>`` of its text/html
+    (JupyterLab, Voila, slides), the same sentence, made from what was drawn."""
+    nb = _run(executed, name)
+    missing = []
+    for i, cell in _code_cells(nb):
+        for out in cell.get("outputs", []):
+            if "image/png" not in out.get("data", {}):
+                continue
+            alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+            html = out["data"].get("text/html", "")
+            if len(alt) < 40 or f'alt="{escape(alt, quote=True)}"' not in html:
+                missing.append(_where(name, i, cell))
+    assert not missing, ("an image without alt text (show the plot's Display object, not "
+                         "its .figure):\n" + "\n".join(missing))
 
 
 @pytest.mark.parametrize("name", NAMES)

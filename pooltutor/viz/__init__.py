@@ -8,7 +8,8 @@ Display style); the explorers only wire controls to those functions, and each
 has a kernel-free form (``static_widget()``) for exported slides.  Only
 matplotlib's public API is used, and every picture keeps its texts inside the
 image both as a plain ``savefig`` and as Jupyter's inline backend saves it
-(``bbox_inches="tight"``).
+(``bbox_inches="tight"``).  Left as a cell's last expression, a Display object shows
+itself as that picture with an alt text made from what it drew (:mod:`.described`).
 
 =======================  ==============================  =====================================
 concept                  static plot                     explorer

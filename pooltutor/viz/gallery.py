@@ -41,10 +41,11 @@ import numpy as np
 
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_tensor
 from . import style
+from .described import DescribedFigure
 
 
 @dataclass(frozen=True, eq=False)
-class ImagePoolingPlot:
+class ImagePoolingPlot(DescribedFigure):
     """What :func:`plot_image_pooling` drew.
 
     Attributes
@@ -68,6 +69,14 @@ class ImagePoolingPlot:
     results: tuple
     titles: tuple
     view: tuple
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        shapes = [f"{t} ({'x'.join(map(str, r.output.shape[-2:]))})"
+                  for t, r in zip(self.titles[-len(self.results):], self.results, strict=True)]
+        return (f"A picture pooled under {len(self.results)} configurations, side by side: "
+                f"{'; '.join(shapes)}. Coarser rules keep fewer pixels.")
 
 __all__ = [
     "CONFIG_KEYS",

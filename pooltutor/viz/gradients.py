@@ -16,12 +16,13 @@ from ..errors import PoolTutorError, check_tensor
 from ..frameworks import torch_max_pool
 from ..unpool import max_pool_backward
 from . import style
+from .described import DescribedFigure
 
 __all__ = ["plot_gradient_routing", "GradientRoutingPlot"]
 
 
 @dataclass(frozen=True, eq=False)
-class GradientRoutingPlot:
+class GradientRoutingPlot(DescribedFigure):
     """What :func:`plot_gradient_routing` drew.
 
     Attributes
@@ -51,12 +52,16 @@ class GradientRoutingPlot:
     wins: dict
     titles: tuple
 
-    def _repr_png_(self):
-        import io
-
-        buf = io.BytesIO()
-        self.figure.savefig(buf, format="png", bbox_inches="tight")
-        return buf.getvalue()
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        twice = sorted(cell for cell, n in self.wins.items() if n > 1)
+        extra = (f" Input cells {', '.join(map(str, twice))} win several windows and receive "
+                 f"the sum of their gradients." if twice else "")
+        return (f"Max pooling's backward pass: left, the {self.grad_in.shape[0]}x"
+                f"{self.grad_in.shape[1]} input with its {len(self.wins)} winning cell(s) boxed; "
+                f"right, the input gradient: each of the {self.grad.size} output gradients "
+                f"goes to its window's winner, every other cell gets 0.{extra}")
 
 
 def plot_gradient_routing(x, kernel, stride=None, padding=0, dilation=1, ceil_mode=False, *,

@@ -46,6 +46,7 @@ import numpy as np
 from ..errors import PoolTutorError, PoolTutorTypeError, check_int
 from ..geometry import AdaptiveGeometry, PoolGeometry
 from . import style
+from .described import DescribedFigure
 
 __all__ = [
     "PoolingPlot",
@@ -504,7 +505,7 @@ def _dropped_label(ax, cells, at_right: bool):
 
 
 @dataclass(frozen=True, eq=False)
-class PoolingPlot:
+class PoolingPlot(DescribedFigure):
     """What :func:`plot_pooling` drew (a scikit-learn style Display: the artists and the
     numbers shown).
 
@@ -578,6 +579,25 @@ class PoolingPlot:
         """The artists that move with the output position."""
         return tuple(self.window) + ((self.winner,) if self.winner is not None else ()) + (
             (self.output_cell,) if self.output_cell is not None else ()) + tuple(self.dropped)
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        title = self.title.get_text() if self.title is not None else f"{self.result.op} pool"
+        values = np.asarray(self.output_values)
+        index = tuple(int(v) for v in self.out_index)[-values.ndim:]
+        cell = index[0] if len(index) == 1 else index
+        where = f"input {self.winner_cell if len(index) > 1 else self.winner_cell[-1]}" \
+            if self.winner_cell is not None else None
+        value = style.format_value(values[index])
+        done = (f"; the output is filled in up to this cell ({self.computed} of {values.size})"
+                if self.progress else "")
+        rule = (f"its maximum comes from {where}" if where is not None
+                else f"the {self.result.op.replace('avg', 'average').replace('_', ' ')} of its "
+                     f"window")
+        return (f"{title}. Input {'x'.join(map(str, np.shape(self.input_values)))}, output "
+                f"{'x'.join(map(str, values.shape))}: output cell {cell} = {value}, {rule}"
+                f"{done}; its window is outlined on the input.")
 
     @property
     def computed(self) -> int:

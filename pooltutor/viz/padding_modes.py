@@ -40,6 +40,7 @@ import numpy as np
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..padding_modes import TENSORRT_MODES, ModeGeometry, mode_geometry, mode_name
 from . import style
+from .described import DescribedFigure
 from .heatmaps import PAD_RULE_TEXT
 
 __all__ = ["TENSORRT_MODES", "PaddingModesPlot", "Label", "plot_padding_modes",
@@ -63,7 +64,7 @@ _EM = {"normal": 0.62, "bold": 0.72}
 
 
 @dataclass(eq=False)
-class PaddingModesPlot:
+class PaddingModesPlot(DescribedFigure):
     """What :func:`plot_padding_modes` drew (rows stacked in one Axes, or one Axes per row).
 
     Attributes
@@ -144,6 +145,16 @@ class PaddingModesPlot:
     text_collections: list = field(default_factory=list)
     texts: list = field(default_factory=list)
     windows: dict = field(default_factory=dict)
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        rows = "; ".join(self.row_titles[m] for m in self.axes)
+        dropped = [m for m, d in self.dropped.items() if d]
+        tail = (f". The last window of {', '.join(dropped)} starts in the end padding and is "
+                f"dropped" if dropped else "")
+        return (f"{self.title}. One row per rule, each with its output length O and padding "
+                f"before B and after A: {rows}{tail}; each row's last window is outlined.")
 
     def remove(self) -> None:
         """Take everything this plot drew off its Axes, but the title (the Axes' own: the

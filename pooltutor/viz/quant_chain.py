@@ -23,6 +23,7 @@ import numpy as np
 from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_int
 from . import style
+from .described import DescribedFigure
 from .zero_point import (
     INDEX_MARGIN,
     axes_list,
@@ -42,7 +43,7 @@ MAX_PLANE = 8
 
 
 @dataclass(frozen=True, eq=False)
-class QuantChainPlot:
+class QuantChainPlot(DescribedFigure):
     """What :func:`plot_quant_chain` drew (and the numbers it shows).
 
     Attributes
@@ -86,6 +87,17 @@ class QuantChainPlot:
     window: tuple
     winner: tuple
     raised: tuple
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        z = self.chain.zero_point
+        i, j = self.out_index[-2:]
+        raised = (f"ReLU raised {len(self.raised)} code(s) to the zero point {z}"
+                  if self.raised else f"ReLU raised no code (zero point {z})")
+        return (f"The quantized chain in four panels: accumulators, codes, ReLU at the zero "
+                f"point, max pool. {raised}; pooled code ({i}, {j}) = {int(self.pooled[i, j])} "
+                f"comes from activated code {self.winner}.")
 
 
 def _index(chain, out_index) -> tuple[int, ...]:

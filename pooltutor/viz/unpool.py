@@ -16,12 +16,13 @@ from ..errors import PoolTutorError, PoolTutorTypeError, check_tensor
 from ..pooling import max_pool  # noqa: F401  (used by the doctests)
 from ..unpool import max_unpool  # noqa: F401  (used by the doctests)
 from . import style
+from .described import DescribedFigure
 
 __all__ = ["plot_unpool", "UnpoolPlot"]
 
 
 @dataclass(frozen=True, eq=False)
-class UnpoolPlot:
+class UnpoolPlot(DescribedFigure):
     """What :func:`plot_unpool` drew (a scikit-learn style Display).
 
     Attributes
@@ -46,12 +47,15 @@ class UnpoolPlot:
     wrong: dict
     n: int
 
-    def _repr_png_(self):
-        import io
-
-        buf = io.BytesIO()
-        self.figure.savefig(buf, format="png", bbox_inches="tight")
-        return buf.getvalue()
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        channels = len(self.axes)
+        wrong = {t for (t, _c), cells in self.wrong.items() if cells}
+        tail = (f" Cells that differ from the reference are outlined in: "
+                f"{', '.join(sorted(wrong))}." if wrong else "")
+        return (f"MaxUnpool of batch entry {self.n}: the input and the panels "
+                f"{', '.join(self.titles)}, one row per channel ({channels}).{tail}")
 
 
 def plot_unpool(x, panels: Mapping[str, np.ndarray], *, n: int = 0, reference: str | None = None,
