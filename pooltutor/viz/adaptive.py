@@ -794,8 +794,32 @@ def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | 
 # --------------------------------------------------------------------------- the plot
 
 
+def _panels(plot, fig, ndim, show_fixed, fixed, values):
+    """The Axes of ``plot`` when a new plot on ``fig`` has the same panels (else None)."""
+    if not isinstance(plot, AdaptiveBinsPlot):
+        raise PoolTutorTypeError(f"reuse has type {type(plot).__name__}: need an "
+                                 f"AdaptiveBinsPlot (from plot_adaptive_bins)")
+    two = ndim == 2 and show_fixed and fixed is not None
+    need = 1 if ndim == 1 else (4 if two else 2)
+    same = (plot.figure is fig and list(fig.axes) == list(plot.axes) and len(plot.axes) == need
+            and len(plot.geometry.input_shape) == ndim
+            and (plot.values is None) == (values is None)
+            and plot.caption is not plot.title and plot.caption is not None
+            and (ndim == 1 or (plot.fixed_ax is not None) == two))
+    return tuple(plot.axes) if same else None
+
+
+def _empty(axes) -> None:
+    """Remove what a plot drew on ``axes`` (its Axes themselves, ticks and layout stay)."""
+    for target in axes:
+        for artist in (*target.patches, *target.collections, *target.images, *target.texts,
+                       *target.lines):
+            artist.remove()
+
+
 def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
-                       show_fixed: bool = False, fig=None, ax=None) -> AdaptiveBinsPlot:
+                       show_fixed: bool = False, fig=None, ax=None,
+                       reuse=None) -> AdaptiveBinsPlot:
     """Draw the bins of adaptive pooling over the input.
 
     Parameters
@@ -821,6 +845,11 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         with ``show_fixed=True`` ``(input, output, windows, fixed output)`` (the last two
         are turned off when there is no workaround, ``I < O``).  The caption then goes in
         the input's title.
+    reuse : AdaptiveBinsPlot, optional
+        A plot drawn on ``fig`` before (with ``fig=``): when the new one has the same
+        panels (1-D; 2-D with or without the workaround's two), its Axes are emptied and
+        drawn on again instead of ``fig.clear()`` and new Axes (an explorer's size change;
+        the picture is the one a cleared figure gets).
 
     Returns
     -------
@@ -881,6 +910,9 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
             fixed_result = pool(x4, fixed.kernel, fixed.stride).output[0, 0]
 
     figsize, cell_in = _sizing(shape, geom, fixed, show_fixed, values is not None)
+    kept = None
+    if reuse is not None and fig is None:
+        raise PoolTutorError("reuse= needs fig= (the figure the reused plot is on)")
     if given is None:
         if fig is None:
             from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -891,15 +923,29 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         else:
             if len(shape) == 1:     # the labels that fit follow the figure actually given
                 cell_in = min(cell_in, max(fig.get_figwidth() - 2.4, 0.5) / shape[0])
-            fig.clear()
+            kept = (None if reuse is None
+                    else _panels(reuse, fig, len(shape), show_fixed, fixed, values))
+            if kept is None:
+                fig.clear()
+            else:
+                _empty(kept)
             if fig.get_layout_engine() is None:
                 fig.set_layout_engine("constrained")
-        if len(shape) == 1:
+        ratios = [shape[-1] + 0.6, geom.output_shape[-1] + 0.6]
+        if kept is not None:
+            axes = kept
+            if len(shape) == 2:
+                axes[0].get_subplotspec().get_gridspec().set_width_ratios(ratios)
+            for target in axes:
+                # where a new Axes starts (its grid slot): the layout then places it as it
+                # places a new one (set_position takes it out of the layout: back in)
+                target.set_position(target.get_subplotspec().get_position(fig))
+                target.set_in_layout(True)
+        elif len(shape) == 1:
             axes = (fig.add_subplot(),)
         else:
             two = show_fixed and fixed is not None
-            grid = fig.add_gridspec(2 if two else 1, 2,
-                                    width_ratios=[shape[1] + 0.6, geom.output_shape[1] + 0.6])
+            grid = fig.add_gridspec(2 if two else 1, 2, width_ratios=ratios)
             axes = tuple(fig.add_subplot(grid[i // 2, i % 2]) for i in range(4 if two else 2))
         for target in axes:
             # a fixed-aspect panel at the top left of its grid slot: the constrained layout

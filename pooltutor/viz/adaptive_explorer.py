@@ -267,7 +267,7 @@ class AdaptiveBinsExplorer(Explorer):
             # new panels: the constrained layout places them once (render), then is off
             self.figure.set_layout_engine("constrained")
             plot = plot_adaptive_bins(x, outs, out_index, op=op, show_fixed=show_fixed,
-                                      fig=self.figure)
+                                      fig=self.figure, reuse=self.plot)
             x4 = x.reshape((1, 1) + x.shape)
             self._pooled = (adaptive_max_pool(x4, outs, return_indices=True) if op == "max"
                             else adaptive_avg_pool(x4, outs))
