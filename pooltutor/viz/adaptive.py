@@ -438,11 +438,14 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
     fontsize = 10 if cell_in >= 0.42 else 8.5
 
     if values is None:
-        style.draw_grid(ax, np.zeros((1, size)), vmin=0, vmax=1, cmap=_white(), annotate=False)
+        style.draw_grid(ax, np.zeros((1, size)), vmin=0, vmax=1, cmap=_white(), annotate=False,
+                        ticks=False)
         style.cell_squares(ax, [(0, j) for j in range(size)], "cell", facecolors="none",
                            edgecolors="#888888", linewidths=1.0)
     else:
-        _grid(ax, values[None, :], vmin=vmin, vmax=vmax)
+        _grid(ax, values[None, :], vmin=vmin, vmax=vmax, ticks=False)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     ticks, tick_labels = [0], ["input"]
 
     y_bins = 1.25
@@ -509,11 +512,18 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
     ax.set_xlim(-0.6, max(size, len(bins)) - 0.4)      # O > I: the outputs side by side
     ax.set_ylim(y + 0.6, -0.6)
     ax.set_aspect("equal")
-    ax.set_xticks(range(size))
     ax.set_yticks(ticks)
     ax.set_yticklabels(tick_labels)
     ax.tick_params(length=0, labelsize=9)
-    ax.set_xlabel("w (input position)", fontsize=9.5)
+    # the input positions and their name under the rows: one text collection (gid
+    # "index-labels"; seven tick labels and an axis label cost far more to lay out and draw)
+    ax.xaxis.set_visible(False)
+    positions = style.TextCollection()
+    for j in range(size):
+        positions.add(j, y + 0.6, str(j), 9, gid="tick", dy=-(0.5 * 9 + 3.5))
+    positions.add((size - 1) / 2, y + 0.6, "w (input position)", NAME_SIZE, gid="axis-name",
+                  ha="title", dy=-(9 + 8 + 0.75 * NAME_SIZE))
+    positions.draw(ax, gid="index-labels")
 
     title = [f"adaptive {op} pool: I = {size} \u2192 O = {a.output_size},   {FORMULA}",
              _overlap_text(geom)]
@@ -575,12 +585,13 @@ def _span_rect(spans0, spans1, idx, **kwargs):
                      r1 - r0 - 2 * inset, **kwargs)
 
 
-def _grid(ax, values, *, vmin, vmax, cmap=style.CMAP, annotate=True):
+def _grid(ax, values, *, vmin, vmax, cmap=style.CMAP, annotate=True, ticks=True):
     """:func:`style.draw_grid` with the values written as one text collection (gid
     ``"value"``, read back with :func:`style.texts_of`) in the house sizes and colours: a
     figure of hundreds of cells draws their texts as one artist."""
     values = np.asarray(values)
-    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, cmap=cmap, annotate=False)
+    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, cmap=cmap, annotate=False,
+                            ticks=ticks)
     if annotate and max(values.shape) <= style.MAX_ANNOTATED:
         size = style.FONT_SIZE if max(values.shape) <= 8 else style.FONT_SIZE - 2
         colors = style.cell_text_colors(values, vmin, vmax, cmap)
@@ -598,15 +609,41 @@ def _neutral_input(ax, values, shape):
     over them stay readable)."""
     rows, cols = shape
     shown = np.zeros(shape) if values is None else values
-    _grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None)
+    _grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None, ticks=False)
     style.cell_squares(ax, [(i, j) for i in range(rows) for j in range(cols)], "cell",
                        facecolors="none", edgecolors="#c8c8c8", linewidths=0.6, zorder=0.5)
     _label_axes(ax, "w", "h")
 
 
+#: Font sizes (points) of the 2-D panels' row / column indices and axis names
+INDEX_SIZE = style.FONT_SIZE - 1
+NAME_SIZE = 9.5
+
+
 def _label_axes(ax, x, y):
-    ax.set_xlabel(x, fontsize=9.5)
-    ax.set_ylabel(y, fontsize=9.5, rotation=0, labelpad=8, ha="right", va="center")
+    """Column indices under a 2-D panel and row indices left of it, with the axis names
+    ``x`` (under the indices) and ``y`` (left of them), as one
+    :class:`~pooltutor.viz.style.TextCollection` (gid ``"index-labels"``, items gid
+    ``"tick"`` and ``"axis-name"``) that the layout sees; the Axes draws no axis machinery
+    (ticks are many texts: slow to lay out and draw again)."""
+    x_lo, x_hi = ax.get_xlim()
+    y_lo, y_hi = ax.get_ylim()              # bottom edge first (rows run downwards)
+    cols = range(int(round(x_lo + 0.5)), int(round(x_hi + 0.5)))
+    rows = range(int(round(y_hi + 0.5)), int(round(y_lo + 0.5)))
+    texts = style.TextCollection()
+    for j in cols:
+        texts.add(j, y_lo, str(j), INDEX_SIZE, gid="tick", dy=-(0.5 * INDEX_SIZE + 3.5))
+    for i in rows:
+        texts.add(x_lo, i, str(i), INDEX_SIZE, gid="tick", ha="right-center", dx=-3.5)
+    texts.add((x_lo + x_hi) / 2, y_lo, x, NAME_SIZE, gid="axis-name",
+              dy=-(INDEX_SIZE + 8 + 0.4 * NAME_SIZE))
+    digits = max(len(str(i)) for i in rows)
+    texts.add(x_lo, (y_lo + y_hi) / 2, y, NAME_SIZE, gid="axis-name", ha="right-center",
+              dx=-(3.5 + 0.62 * INDEX_SIZE * digits + 8))
+    ax.set_axis_off()
+    for part in (ax.xaxis, ax.yaxis, *ax.spines.values()):
+        part.set_visible(False)         # the layout would measure their (unused) ticks
+    texts.draw(ax, gid="index-labels").set_in_layout(True)
 
 
 def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
@@ -632,7 +669,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
 
     if result is None:
         style.draw_grid(out_ax, np.zeros(geom.output_shape), vmin=0, vmax=1, cmap=_white(),
-                        annotate=False)
+                        annotate=False, ticks=False)
         style.cell_squares(out_ax, list(np.ndindex(*geom.output_shape)), "cell",
                            facecolors="none", edgecolors="#c8c8c8", linewidths=0.8)
         texts = style.TextCollection()
@@ -642,7 +679,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
         texts.draw(out_ax, gid="bin-sizes")
         out_ax.set_title("output: bin sizes", fontsize=10, loc="left")
     else:
-        _grid(out_ax, result, vmin=vmin, vmax=vmax)
+        _grid(out_ax, result, vmin=vmin, vmax=vmax, ticks=False)
         out_ax.set_title(f"output (adaptive {op})", fontsize=10, loc="left")
     _label_axes(out_ax, "j", "i")
 
@@ -661,7 +698,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
                            + WORKAROUND.format(k=_short(fixed.kernel), s=_short(fixed.stride))
                            + f"\n{_verdict(fixed, len(w0) * len(w1))}", fontsize=10, loc="left")
         if fixed_result is not None:
-            _grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
+            _grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax, ticks=False)
             nbad = 0
             for idx in np.ndindex(*fixed_result.shape):
                 if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
@@ -976,7 +1013,7 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     for target in axes:
         # cell artists stay inside their Axes: out of the layout (texts outside take part)
         for artist in (*target.patches, *target.collections, *target.images, *target.texts):
-            artist.set_in_layout(False)
+            artist.set_in_layout(artist.get_gid() == "index-labels")
 
     if given is None:
         # 1-D: the title over the whole figure (a narrow input row sits at the left)
