@@ -373,6 +373,13 @@ def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[flo
 # --------------------------------------------------------------------------- 1-D drawing
 
 
+def _add(ax, patch):
+    """``patch`` on ``ax`` without a data-limit update (every plot here sets its limits;
+    cheaper than ``add_patch``); returns it."""
+    ax.add_artist(patch)
+    return patch
+
+
 def _fits(label, length_cells, cell_in, fontsize) -> bool:
     return length_cells * cell_in * 72 >= 0.62 * fontsize * len(label) + 4
 
@@ -383,7 +390,7 @@ def _bar(ax, start, stop, y, *, pad=0.0, **kwargs):
     patch = FancyBboxPatch((start - 0.42 - pad, y - 0.3 - pad), stop - start - 0.16 + 2 * pad,
                            0.6 + 2 * pad, boxstyle=f"round,pad=0,rounding_size={0.12 + pad}",
                            **kwargs)
-    ax.add_patch(patch)
+    _add(ax, patch)
     return patch
 
 
@@ -503,7 +510,7 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
             rows["fixed_output"] = (y, centers)
             for c, v, r in zip(centers, fixed_result, result, strict=True):
                 if not np.isclose(v, r, equal_nan=True):
-                    ax.add_patch(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
+                    _add(ax, Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
                                            edgecolor=style.WRONG_COLOR, linewidth=2.5,
                                            linestyle=(0, (3, 1.5)), zorder=5, gid="mismatch"))
             ticks.append(y)
@@ -542,7 +549,7 @@ def _marks_1d(ax, rows, fixed):
     from matplotlib.patches import Rectangle
 
     z = MARK_ZORDER
-    marks = {"bin": ax.add_patch(Rectangle((0, 0), 1, 1, fill=False, linewidth=3,
+    marks = {"bin": _add(ax, Rectangle((0, 0), 1, 1, fill=False, linewidth=3,
                                            edgecolor=style.WINDOW_COLOR, gid="bin-outline",
                                            zorder=z, clip_on=False)),
              "bar": _bar(ax, 0, 1, 0, pad=0.05, fill=False, edgecolor=style.WINDOW_COLOR,
@@ -660,7 +667,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
     patches = []
     for k, idx in enumerate(np.ndindex(len(b0), len(b1))):
         color = mpl.colors.to_rgb(_color(k))
-        patches.append(ax.add_patch(_span_rect(
+        patches.append(_add(ax, _span_rect(
             b0, b1, idx, facecolor=(*color, 0.16), edgecolor=color, linewidth=1.8,
             linestyle=BIN_LINESTYLES[2 * (idx[0] % 2) + idx[1] % 2], zorder=2, gid="bin")))
     title = [f"adaptive {op} pool {shape} \u2192 {geom.output_shape}", _overlap_text(geom)]
@@ -691,7 +698,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
         _neutral_input(fixed_ax, values, shape)
         w0, w1 = fixed.windows
         for idx in np.ndindex(len(w0), len(w1)):
-            fixed_ax.add_patch(_span_rect(w0, w1, idx, facecolor=(0.6, 0.6, 0.6, 0.06),
+            _add(fixed_ax, _span_rect(w0, w1, idx, facecolor=(0.6, 0.6, 0.6, 0.06),
                                           edgecolor="#b5b5b5", linewidth=1.0,
                                           linestyle=(0, (4, 2)), zorder=2, gid="fixed-window"))
         fixed_ax.set_title(f"export workaround: {op} pool with\n"
@@ -703,7 +710,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
             for idx in np.ndindex(*fixed_result.shape):
                 if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
                     nbad += 1
-                    fout_ax.add_patch(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
+                    _add(fout_ax, Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
                                                 fill=False, edgecolor=style.WRONG_COLOR,
                                                 linewidth=2.5, linestyle=(0, (3, 1.5)),
                                                 zorder=5, gid="mismatch"))
@@ -722,7 +729,7 @@ def _marks_2d(axes, fixed, has_fixed_output):
     z = MARK_ZORDER
 
     def outline(target, gid, linewidth, **kwargs):
-        return target.add_patch(Rectangle((0, 0), 1, 1, fill=False, linewidth=linewidth,
+        return _add(target, Rectangle((0, 0), 1, 1, fill=False, linewidth=linewidth,
                                           gid=gid, zorder=z, clip_on=False, **kwargs))
 
     ax, out_ax = axes[:2]
