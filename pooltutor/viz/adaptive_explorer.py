@@ -9,8 +9,11 @@ not exist (``I < O``) the widget says so in its note.
 :meth:`AdaptiveBinsExplorer.static_widget` (or :func:`adaptive_bins_frames`)
 is the kernel-free form: one frame per output cell.
 
-A parameter change draws the figure again (``plot_adaptive_bins(fig=...)``,
-one full ``canvas.draw()``).  Another output cell only moves the marks and
+A parameter change draws the plot again on the same Axes when the panels stay
+(``plot_adaptive_bins(fig=..., reuse=...)``: an output or input size change),
+runs the constrained layout once and then turns it off
+(``set_layout_engine("none")``, the Axes stay where it put them) for one full
+``canvas.draw()``.  Another output cell only moves the marks and
 the caption (:func:`~pooltutor.viz.adaptive.move_adaptive_bins`) and is
 blitted with matplotlib's public blitting API: the rest of the figure is
 kept as a background (``canvas.copy_from_bbox``, on the explorer), restored
@@ -304,9 +307,11 @@ class AdaptiveBinsExplorer(Explorer):
 
         After a step to another cell (the same plot), the kept background is restored and
         only :attr:`AdaptiveBinsPlot.moving` is drawn over it; otherwise the whole figure
-        is drawn (``canvas.draw()``, with the layout engine) with the moving artists left
-        out, the background kept, and the moving artists drawn over it.  Between renders
-        every artist is an ordinary, non-animated one: ``savefig`` draws the same picture.
+        is drawn (``canvas.draw()``; after a new plot one constrained layout pass first,
+        then the layout engine is "none") with the moving artists left out, the background
+        kept, and the moving artists drawn over it.  Between renders every artist is an
+        ordinary, non-animated one and the layout is off: ``savefig`` draws the same
+        picture.
         """
         from matplotlib.layout_engine import ConstrainedLayoutEngine
 
