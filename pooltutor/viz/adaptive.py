@@ -373,6 +373,13 @@ def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[flo
 # --------------------------------------------------------------------------- 1-D drawing
 
 
+def _add(ax, patch):
+    """``patch`` on ``ax`` without a data-limit update (every plot here sets its limits;
+    cheaper than ``add_patch``); returns it."""
+    ax.add_artist(patch)
+    return patch
+
+
 def _fits(label, length_cells, cell_in, fontsize) -> bool:
     return length_cells * cell_in * 72 >= 0.62 * fontsize * len(label) + 4
 
@@ -383,7 +390,7 @@ def _bar(ax, start, stop, y, *, pad=0.0, **kwargs):
     patch = FancyBboxPatch((start - 0.42 - pad, y - 0.3 - pad), stop - start - 0.16 + 2 * pad,
                            0.6 + 2 * pad, boxstyle=f"round,pad=0,rounding_size={0.12 + pad}",
                            **kwargs)
-    ax.add_patch(patch)
+    _add(ax, patch)
     return patch
 
 
@@ -438,11 +445,14 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
     fontsize = 10 if cell_in >= 0.42 else 8.5
 
     if values is None:
-        style.draw_grid(ax, np.zeros((1, size)), vmin=0, vmax=1, cmap=_white(), annotate=False)
+        style.draw_grid(ax, np.zeros((1, size)), vmin=0, vmax=1, cmap=_white(), annotate=False,
+                        ticks=False)
         style.cell_squares(ax, [(0, j) for j in range(size)], "cell", facecolors="none",
                            edgecolors="#888888", linewidths=1.0)
     else:
-        _grid(ax, values[None, :], vmin=vmin, vmax=vmax)
+        _grid(ax, values[None, :], vmin=vmin, vmax=vmax, ticks=False)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     ticks, tick_labels = [0], ["input"]
 
     y_bins = 1.25
@@ -500,7 +510,7 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
             rows["fixed_output"] = (y, centers)
             for c, v, r in zip(centers, fixed_result, result, strict=True):
                 if not np.isclose(v, r, equal_nan=True):
-                    ax.add_patch(Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
+                    _add(ax, Rectangle((c - 0.45, y - 0.45), 0.9, 0.9, fill=False,
                                            edgecolor=style.WRONG_COLOR, linewidth=2.5,
                                            linestyle=(0, (3, 1.5)), zorder=5, gid="mismatch"))
             ticks.append(y)
@@ -509,11 +519,18 @@ def _draw_1d(ax, values, geom, op, show_fixed, result, fixed, fixed_result, cell
     ax.set_xlim(-0.6, max(size, len(bins)) - 0.4)      # O > I: the outputs side by side
     ax.set_ylim(y + 0.6, -0.6)
     ax.set_aspect("equal")
-    ax.set_xticks(range(size))
     ax.set_yticks(ticks)
     ax.set_yticklabels(tick_labels)
     ax.tick_params(length=0, labelsize=9)
-    ax.set_xlabel("w (input position)", fontsize=9.5)
+    # the input positions and their name under the rows: one text collection (gid
+    # "index-labels"; seven tick labels and an axis label cost far more to lay out and draw)
+    ax.xaxis.set_visible(False)
+    positions = style.TextCollection()
+    for j in range(size):
+        positions.add(j, y + 0.6, str(j), 9, gid="tick", dy=-(0.5 * 9 + 3.5))
+    positions.add((size - 1) / 2, y + 0.6, "w (input position)", NAME_SIZE, gid="axis-name",
+                  ha="title", dy=-(9 + 8 + 0.75 * NAME_SIZE))
+    positions.draw(ax, gid="index-labels")
 
     title = [f"adaptive {op} pool: I = {size} \u2192 O = {a.output_size},   {FORMULA}",
              _overlap_text(geom)]
@@ -532,7 +549,7 @@ def _marks_1d(ax, rows, fixed):
     from matplotlib.patches import Rectangle
 
     z = MARK_ZORDER
-    marks = {"bin": ax.add_patch(Rectangle((0, 0), 1, 1, fill=False, linewidth=3,
+    marks = {"bin": _add(ax, Rectangle((0, 0), 1, 1, fill=False, linewidth=3,
                                            edgecolor=style.WINDOW_COLOR, gid="bin-outline",
                                            zorder=z, clip_on=False)),
              "bar": _bar(ax, 0, 1, 0, pad=0.05, fill=False, edgecolor=style.WINDOW_COLOR,
@@ -575,12 +592,13 @@ def _span_rect(spans0, spans1, idx, **kwargs):
                      r1 - r0 - 2 * inset, **kwargs)
 
 
-def _grid(ax, values, *, vmin, vmax, cmap=style.CMAP, annotate=True):
+def _grid(ax, values, *, vmin, vmax, cmap=style.CMAP, annotate=True, ticks=True):
     """:func:`style.draw_grid` with the values written as one text collection (gid
     ``"value"``, read back with :func:`style.texts_of`) in the house sizes and colours: a
     figure of hundreds of cells draws their texts as one artist."""
     values = np.asarray(values)
-    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, cmap=cmap, annotate=False)
+    image = style.draw_grid(ax, values, vmin=vmin, vmax=vmax, cmap=cmap, annotate=False,
+                            ticks=ticks)
     if annotate and max(values.shape) <= style.MAX_ANNOTATED:
         size = style.FONT_SIZE if max(values.shape) <= 8 else style.FONT_SIZE - 2
         colors = style.cell_text_colors(values, vmin, vmax, cmap)
@@ -598,15 +616,41 @@ def _neutral_input(ax, values, shape):
     over them stay readable)."""
     rows, cols = shape
     shown = np.zeros(shape) if values is None else values
-    _grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None)
+    _grid(ax, shown, vmin=0, vmax=1, cmap=_white(), annotate=values is not None, ticks=False)
     style.cell_squares(ax, [(i, j) for i in range(rows) for j in range(cols)], "cell",
                        facecolors="none", edgecolors="#c8c8c8", linewidths=0.6, zorder=0.5)
     _label_axes(ax, "w", "h")
 
 
+#: Font sizes (points) of the 2-D panels' row / column indices and axis names
+INDEX_SIZE = style.FONT_SIZE - 1
+NAME_SIZE = 9.5
+
+
 def _label_axes(ax, x, y):
-    ax.set_xlabel(x, fontsize=9.5)
-    ax.set_ylabel(y, fontsize=9.5, rotation=0, labelpad=8, ha="right", va="center")
+    """Column indices under a 2-D panel and row indices left of it, with the axis names
+    ``x`` (under the indices) and ``y`` (left of them), as one
+    :class:`~pooltutor.viz.style.TextCollection` (gid ``"index-labels"``, items gid
+    ``"tick"`` and ``"axis-name"``) that the layout sees; the Axes draws no axis machinery
+    (ticks are many texts: slow to lay out and draw again)."""
+    x_lo, x_hi = ax.get_xlim()
+    y_lo, y_hi = ax.get_ylim()              # bottom edge first (rows run downwards)
+    cols = range(int(round(x_lo + 0.5)), int(round(x_hi + 0.5)))
+    rows = range(int(round(y_hi + 0.5)), int(round(y_lo + 0.5)))
+    texts = style.TextCollection()
+    for j in cols:
+        texts.add(j, y_lo, str(j), INDEX_SIZE, gid="tick", dy=-(0.5 * INDEX_SIZE + 3.5))
+    for i in rows:
+        texts.add(x_lo, i, str(i), INDEX_SIZE, gid="tick", ha="right-center", dx=-3.5)
+    texts.add((x_lo + x_hi) / 2, y_lo, x, NAME_SIZE, gid="axis-name",
+              dy=-(INDEX_SIZE + 8 + 0.4 * NAME_SIZE))
+    digits = max(len(str(i)) for i in rows)
+    texts.add(x_lo, (y_lo + y_hi) / 2, y, NAME_SIZE, gid="axis-name", ha="right-center",
+              dx=-(3.5 + 0.62 * INDEX_SIZE * digits + 8))
+    ax.set_axis_off()
+    for part in (ax.xaxis, ax.yaxis, *ax.spines.values()):
+        part.set_visible(False)         # the layout would measure their (unused) ticks
+    texts.draw(ax, gid="index-labels").set_in_layout(True)
 
 
 def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
@@ -623,7 +667,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
     patches = []
     for k, idx in enumerate(np.ndindex(len(b0), len(b1))):
         color = mpl.colors.to_rgb(_color(k))
-        patches.append(ax.add_patch(_span_rect(
+        patches.append(_add(ax, _span_rect(
             b0, b1, idx, facecolor=(*color, 0.16), edgecolor=color, linewidth=1.8,
             linestyle=BIN_LINESTYLES[2 * (idx[0] % 2) + idx[1] % 2], zorder=2, gid="bin")))
     title = [f"adaptive {op} pool {shape} \u2192 {geom.output_shape}", _overlap_text(geom)]
@@ -632,7 +676,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
 
     if result is None:
         style.draw_grid(out_ax, np.zeros(geom.output_shape), vmin=0, vmax=1, cmap=_white(),
-                        annotate=False)
+                        annotate=False, ticks=False)
         style.cell_squares(out_ax, list(np.ndindex(*geom.output_shape)), "cell",
                            facecolors="none", edgecolors="#c8c8c8", linewidths=0.8)
         texts = style.TextCollection()
@@ -642,7 +686,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
         texts.draw(out_ax, gid="bin-sizes")
         out_ax.set_title("output: bin sizes", fontsize=10, loc="left")
     else:
-        _grid(out_ax, result, vmin=vmin, vmax=vmax)
+        _grid(out_ax, result, vmin=vmin, vmax=vmax, ticks=False)
         out_ax.set_title(f"output (adaptive {op})", fontsize=10, loc="left")
     _label_axes(out_ax, "j", "i")
 
@@ -654,19 +698,19 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
         _neutral_input(fixed_ax, values, shape)
         w0, w1 = fixed.windows
         for idx in np.ndindex(len(w0), len(w1)):
-            fixed_ax.add_patch(_span_rect(w0, w1, idx, facecolor=(0.6, 0.6, 0.6, 0.06),
+            _add(fixed_ax, _span_rect(w0, w1, idx, facecolor=(0.6, 0.6, 0.6, 0.06),
                                           edgecolor="#b5b5b5", linewidth=1.0,
                                           linestyle=(0, (4, 2)), zorder=2, gid="fixed-window"))
         fixed_ax.set_title(f"export workaround: {op} pool with\n"
                            + WORKAROUND.format(k=_short(fixed.kernel), s=_short(fixed.stride))
                            + f"\n{_verdict(fixed, len(w0) * len(w1))}", fontsize=10, loc="left")
         if fixed_result is not None:
-            _grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax)
+            _grid(fout_ax, fixed_result, vmin=vmin, vmax=vmax, ticks=False)
             nbad = 0
             for idx in np.ndindex(*fixed_result.shape):
                 if not np.isclose(fixed_result[idx], result[idx], equal_nan=True):
                     nbad += 1
-                    fout_ax.add_patch(Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
+                    _add(fout_ax, Rectangle((idx[1] - 0.45, idx[0] - 0.45), 0.9, 0.9,
                                                 fill=False, edgecolor=style.WRONG_COLOR,
                                                 linewidth=2.5, linestyle=(0, (3, 1.5)),
                                                 zorder=5, gid="mismatch"))
@@ -685,7 +729,7 @@ def _marks_2d(axes, fixed, has_fixed_output):
     z = MARK_ZORDER
 
     def outline(target, gid, linewidth, **kwargs):
-        return target.add_patch(Rectangle((0, 0), 1, 1, fill=False, linewidth=linewidth,
+        return _add(target, Rectangle((0, 0), 1, 1, fill=False, linewidth=linewidth,
                                           gid=gid, zorder=z, clip_on=False, **kwargs))
 
     ax, out_ax = axes[:2]
@@ -794,8 +838,32 @@ def move_adaptive_bins(plot: AdaptiveBinsPlot, out_index) -> AdaptiveBinsPlot | 
 # --------------------------------------------------------------------------- the plot
 
 
+def _panels(plot, fig, ndim, show_fixed, fixed, values):
+    """The Axes of ``plot`` when a new plot on ``fig`` has the same panels (else None)."""
+    if not isinstance(plot, AdaptiveBinsPlot):
+        raise PoolTutorTypeError(f"reuse has type {type(plot).__name__}: need an "
+                                 f"AdaptiveBinsPlot (from plot_adaptive_bins)")
+    two = ndim == 2 and show_fixed and fixed is not None
+    need = 1 if ndim == 1 else (4 if two else 2)
+    same = (plot.figure is fig and list(fig.axes) == list(plot.axes) and len(plot.axes) == need
+            and len(plot.geometry.input_shape) == ndim
+            and (plot.values is None) == (values is None)
+            and plot.caption is not plot.title and plot.caption is not None
+            and (ndim == 1 or (plot.fixed_ax is not None) == two))
+    return tuple(plot.axes) if same else None
+
+
+def _empty(axes) -> None:
+    """Remove what a plot drew on ``axes`` (its Axes themselves, ticks and layout stay)."""
+    for target in axes:
+        for artist in (*target.patches, *target.collections, *target.images, *target.texts,
+                       *target.lines):
+            artist.remove()
+
+
 def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
-                       show_fixed: bool = False, fig=None, ax=None) -> AdaptiveBinsPlot:
+                       show_fixed: bool = False, fig=None, ax=None,
+                       reuse=None) -> AdaptiveBinsPlot:
     """Draw the bins of adaptive pooling over the input.
 
     Parameters
@@ -821,6 +889,11 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         with ``show_fixed=True`` ``(input, output, windows, fixed output)`` (the last two
         are turned off when there is no workaround, ``I < O``).  The caption then goes in
         the input's title.
+    reuse : AdaptiveBinsPlot, optional
+        A plot drawn on ``fig`` before (with ``fig=``): when the new one has the same
+        panels (1-D; 2-D with or without the workaround's two), its Axes are emptied and
+        drawn on again instead of ``fig.clear()`` and new Axes (an explorer's size change;
+        the picture is the one a cleared figure gets).
 
     Returns
     -------
@@ -881,6 +954,9 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
             fixed_result = pool(x4, fixed.kernel, fixed.stride).output[0, 0]
 
     figsize, cell_in = _sizing(shape, geom, fixed, show_fixed, values is not None)
+    kept = None
+    if reuse is not None and fig is None:
+        raise PoolTutorError("reuse= needs fig= (the figure the reused plot is on)")
     if given is None:
         if fig is None:
             from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -891,15 +967,29 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
         else:
             if len(shape) == 1:     # the labels that fit follow the figure actually given
                 cell_in = min(cell_in, max(fig.get_figwidth() - 2.4, 0.5) / shape[0])
-            fig.clear()
+            kept = (None if reuse is None
+                    else _panels(reuse, fig, len(shape), show_fixed, fixed, values))
+            if kept is None:
+                fig.clear()
+            else:
+                _empty(kept)
             if fig.get_layout_engine() is None:
                 fig.set_layout_engine("constrained")
-        if len(shape) == 1:
+        ratios = [shape[-1] + 0.6, geom.output_shape[-1] + 0.6]
+        if kept is not None:
+            axes = kept
+            if len(shape) == 2:
+                axes[0].get_subplotspec().get_gridspec().set_width_ratios(ratios)
+            for target in axes:
+                # where a new Axes starts (its grid slot): the layout then places it as it
+                # places a new one (set_position takes it out of the layout: back in)
+                target.set_position(target.get_subplotspec().get_position(fig))
+                target.set_in_layout(True)
+        elif len(shape) == 1:
             axes = (fig.add_subplot(),)
         else:
             two = show_fixed and fixed is not None
-            grid = fig.add_gridspec(2 if two else 1, 2,
-                                    width_ratios=[shape[1] + 0.6, geom.output_shape[1] + 0.6])
+            grid = fig.add_gridspec(2 if two else 1, 2, width_ratios=ratios)
             axes = tuple(fig.add_subplot(grid[i // 2, i % 2]) for i in range(4 if two else 2))
         for target in axes:
             # a fixed-aspect panel at the top left of its grid slot: the constrained layout
@@ -930,7 +1020,7 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
     for target in axes:
         # cell artists stay inside their Axes: out of the layout (texts outside take part)
         for artist in (*target.patches, *target.collections, *target.images, *target.texts):
-            artist.set_in_layout(False)
+            artist.set_in_layout(artist.get_gid() == "index-labels")
 
     if given is None:
         # 1-D: the title over the whole figure (a narrow input row sits at the left)

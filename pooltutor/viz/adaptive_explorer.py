@@ -9,8 +9,11 @@ not exist (``I < O``) the widget says so in its note.
 :meth:`AdaptiveBinsExplorer.static_widget` (or :func:`adaptive_bins_frames`)
 is the kernel-free form: one frame per output cell.
 
-A parameter change draws the figure again (``plot_adaptive_bins(fig=...)``,
-one full ``canvas.draw()``).  Another output cell only moves the marks and
+A parameter change draws the plot again on the same Axes when the panels stay
+(``plot_adaptive_bins(fig=..., reuse=...)``: an output or input size change),
+runs the constrained layout once and then turns it off
+(``set_layout_engine("none")``, the Axes stay where it put them) for one full
+``canvas.draw()``.  Another output cell only moves the marks and
 the caption (:func:`~pooltutor.viz.adaptive.move_adaptive_bins`) and is
 blitted with matplotlib's public blitting API: the rest of the figure is
 kept as a background (``canvas.copy_from_bbox``, on the explorer), restored
@@ -264,8 +267,10 @@ class AdaptiveBinsExplorer(Explorer):
             figsize = adaptive_bins_figsize(x, outs, show_fixed)      # checks the controls
             self._key = None            # until the new plot is complete: no step moves it
             self.figure.set_size_inches(figsize)
+            # new panels: the constrained layout places them once (render), then is off
+            self.figure.set_layout_engine("constrained")
             plot = plot_adaptive_bins(x, outs, out_index, op=op, show_fixed=show_fixed,
-                                      fig=self.figure)
+                                      fig=self.figure, reuse=self.plot)
             x4 = x.reshape((1, 1) + x.shape)
             self._pooled = (adaptive_max_pool(x4, outs, return_indices=True) if op == "max"
                             else adaptive_avg_pool(x4, outs))
@@ -302,10 +307,14 @@ class AdaptiveBinsExplorer(Explorer):
 
         After a step to another cell (the same plot), the kept background is restored and
         only :attr:`AdaptiveBinsPlot.moving` is drawn over it; otherwise the whole figure
-        is drawn (``canvas.draw()``, with the layout engine) with the moving artists left
-        out, the background kept, and the moving artists drawn over it.  Between renders
-        every artist is an ordinary, non-animated one: ``savefig`` draws the same picture.
+        is drawn (``canvas.draw()``; after a new plot one constrained layout pass first,
+        then the layout engine is "none") with the moving artists left out, the background
+        kept, and the moving artists drawn over it.  Between renders every artist is an
+        ordinary, non-animated one and the layout is off: ``savefig`` draws the same
+        picture.
         """
+        from matplotlib.layout_engine import ConstrainedLayoutEngine
+
         fig, canvas = self.figure, self.figure.canvas
         moving = self.plot.moving
         what = (self._drawn, tuple(fig.get_size_inches()), fig.dpi)
@@ -318,20 +327,14 @@ class AdaptiveBinsExplorer(Explorer):
                 artist.set_animated(True)
             try:
                 engine = fig.get_layout_engine()
-                settle = engine is not None and (kept is None or kept[0][0] != self._drawn)
-                if settle:
-                    # new panels: one layout pass before the draw's own; drawn again while
-                    # that moved the Axes (the constrained layout of fixed-aspect panels and
-                    # a supxlabel can take 2-3 passes), so that later draws of the same
-                    # figure (savefig) put everything where this picture has it
+                if isinstance(engine, ConstrainedLayoutEngine):
+                    # new panels: one pass of the constrained layout places them (the
+                    # fixed-aspect panels anchored at the top left settle in one pass);
+                    # then the layout is off until the panels change again, so that this
+                    # draw and every later one (savefig too) keep the Axes where it put them
                     engine.execute(fig)
-                places = self._places()
+                    fig.set_layout_engine("none")
                 canvas.draw()
-                for _ in range(2 if settle else 0):
-                    if self._places() == places:
-                        break
-                    places = self._places()
-                    canvas.draw()
             finally:
                 for artist in moving:
                     artist.set_animated(False)
