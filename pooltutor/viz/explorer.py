@@ -337,12 +337,6 @@ class Explorer:
                 if isinstance(state, dict):
                     self.state = state
                 ok = True
-        # the picture's description for screen readers (the <img>'s title: its accessible
-        # name), kept with the picture it describes
-        described = self.describe()
-        self.image.tooltip = (described if ok else
-                              f"{self.error} (the last good picture, greyed: {described})"
-                              if described else self.error) or None
         self.warnings = [str(w.message) for w in caught]
         self.note_label.value = _html_message("\n".join(self.warnings), NOTE_STYLE)
         return ok
@@ -419,15 +413,14 @@ class FramesWidget:
 
 def frames_widget(frames: Sequence[bytes], labels: Sequence[str] | None = None, *,
                   description: str = "step", play: bool = True,
-                  interval: int = 900, alts: Sequence[str] | None = None) -> FramesWidget:
+                  interval: int = 900) -> FramesWidget:
     """Precomputed PNG ``frames`` in a ``Stack`` that a slider flips in the browser (no kernel).
 
     The slider is linked to ``stack.selected_index`` with
     :func:`ipywidgets.jslink`, so the exported HTML / slides keep working
     (ecosystem.md section 3).  With ``play=True`` a Play button drives the
     slider too.  ``labels`` (one per frame) are shown under the frame in a
-    second, equally linked Stack of HTML captions.  Each frame's image is described
-    for screen readers by ``alts`` (one per frame; default: its label).
+    second, equally linked Stack of HTML captions.
 
     >>> fw = frames_widget([b"png0", b"png1", b"png2"], ["a", "b", "c"])
     >>> fw.slider.max, len(fw.stack.children), fw.stack.selected_index
@@ -442,14 +435,10 @@ def frames_widget(frames: Sequence[bytes], labels: Sequence[str] | None = None, 
     from ..errors import check_int
 
     interval = check_int("interval", interval, minimum=1)       # milliseconds per Play step
-    if alts is not None and len(alts) != len(frames):
-        raise ValueError(f"alts has {len(alts)} entries: need one per frame ({len(frames)})")
-    described = alts if alts is not None else labels if labels is not None else [None] * len(
-        frames)
-    images = [widgets.Image(value=f, format="png", tooltip=alt or None,
+    images = [widgets.Image(value=f, format="png",
                             layout=widgets.Layout(max_width="100%", height="auto",
                                                   align_self="flex-start"))
-              for f, alt in zip(frames, described, strict=True)]
+              for f in frames]
     stack = widgets.Stack(images, selected_index=0)
     slider = widgets.IntSlider(value=0, min=0, max=len(frames) - 1, description=description,
                                continuous_update=True)
