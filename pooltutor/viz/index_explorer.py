@@ -23,7 +23,6 @@ is the kernel-free form for exported slides: one frame per output cell.
 from __future__ import annotations
 
 import contextlib
-import io
 from typing import Any
 
 import numpy as np
@@ -61,16 +60,6 @@ def _animated(artists, animated: bool = True):
     finally:
         for artist in artists:
             artist.set_animated(not animated)
-
-
-def _png(rgba) -> bytes:
-    """PNG bytes of an RGBA canvas buffer (Pillow; fast compression: a widget frame)."""
-    from PIL import Image
-
-    arr = np.ascontiguousarray(np.asarray(rgba)[..., :3])       # an opaque figure: RGB
-    buf = io.BytesIO()
-    Image.fromarray(arr, "RGB").save(buf, format="png", compress_level=1)
-    return buf.getvalue()
 
 
 class IndexLayoutExplorer(Explorer):
@@ -233,10 +222,7 @@ class IndexLayoutExplorer(Explorer):
         except BaseException:
             self._background = self._layouts_background = None     # not to be trusted
             raise
-        png = _png(self.figure.canvas.buffer_rgba())
-        self.png = png
-        self.image.value = png
-        return png
+        return self.publish()          # Pillow encodes the canvas (canvas_png)
 
     def _blit(self) -> None:
         """Bring the canvas up to date (see :meth:`render`)."""
