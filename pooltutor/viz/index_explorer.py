@@ -68,13 +68,14 @@ class IndexLayoutExplorer(Explorer):
     The numbers per layout are also listed under the picture, with the
     ``explain()`` text of the cell (the figure has no table).
 
-    Another output cell of the same plane only moves the marks and rewrites the
-    titles (:func:`~pooltutor.viz.indices.move_index_layouts`), drawn over the kept
-    rest of the picture with matplotlib's public blitting (``copy_from_bbox`` /
-    ``restore_region`` / ``draw_artist``).  Another plane, kernel, stride, padding or
-    rule draws the input panel again (the layout panels depend on the input's shape
-    only) and the whole figure, laid out again (constrained layout) only when the
-    input panel's extent changed.
+    Another output cell, kernel or stride on the same input panel (same plane,
+    padding and drawn extent) only moves the marks and rewrites the titles
+    (:func:`~pooltutor.viz.indices.move_index_layouts`), drawn over the kept rest of
+    the picture with matplotlib's public blitting (``copy_from_bbox`` /
+    ``restore_region`` / ``draw_artist``).  Another plane or padding rule draws the
+    input panel again, on a kept background of the layout panels (they depend on the
+    input's shape only).  When the input panel's extent or the title's padding note
+    changes, the whole figure is laid out again (constrained layout) and drawn.
 
     Parameters
     ----------
