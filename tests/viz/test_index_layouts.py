@@ -415,7 +415,8 @@ def test_explorer_steps_show_what_a_fresh_explorer_shows(x, kwargs, sequence, tm
         assert facts(fresh.plot) == facts(e.plot)
         assert fresh.explain_text == e.explain_text
         pixels_match(fresh.png, e.png, tmp_path)          # blitted = drawn from scratch
-    # the explorer's figure saves whole (nothing left animated)
+    # the explorer's figure saves whole (nothing left animated, the input panel included)
+    assert not [a for a in e.figure.findobj() if a.get_animated()]
     assert_texts_inside(e.figure)
 
 
