@@ -22,7 +22,7 @@ is the kernel-free form for exported slides: one frame per output cell.
 
 from __future__ import annotations
 
-import io
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -49,14 +49,17 @@ TV22_INPUT = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
 _AXIS_NAMES = {1: ("w",), 2: ("h", "w"), 3: ("d", "h", "w")}
 
 
-def _png(rgba) -> bytes:
-    """PNG bytes of an RGBA canvas buffer (Pillow; fast compression: a widget frame)."""
-    from PIL import Image
-
-    arr = np.ascontiguousarray(np.asarray(rgba)[..., :3])       # an opaque figure: RGB
-    buf = io.BytesIO()
-    Image.fromarray(arr, "RGB").save(buf, format="png", compress_level=1)
-    return buf.getvalue()
+@contextlib.contextmanager
+def _animated(artists, animated: bool = True):
+    """``artists`` animated (left out of a figure's draw, drawn by ``draw_artist``) inside
+    the block, not animated after it (a savefig of the figure draws them as any artist)."""
+    for artist in artists:
+        artist.set_animated(animated)
+    try:
+        yield
+    finally:
+        for artist in artists:
+            artist.set_animated(not animated)
 
 
 class IndexLayoutExplorer(Explorer):
@@ -65,13 +68,14 @@ class IndexLayoutExplorer(Explorer):
     The numbers per layout are also listed under the picture, with the
     ``explain()`` text of the cell (the figure has no table).
 
-    Another output cell of the same plane only moves the marks and rewrites the
-    titles (:func:`~pooltutor.viz.indices.move_index_layouts`), drawn over the kept
-    rest of the picture with matplotlib's public blitting (``copy_from_bbox`` /
-    ``restore_region`` / ``draw_artist``).  Another plane, kernel, stride, padding or
-    rule draws the input panel again (the layout panels depend on the input's shape
-    only) and the whole figure, laid out again (constrained layout) only when the
-    input panel's extent changed.
+    Another output cell, kernel or stride on the same input panel (same plane,
+    padding and drawn extent) only moves the marks and rewrites the titles
+    (:func:`~pooltutor.viz.indices.move_index_layouts`), drawn over the kept rest of
+    the picture with matplotlib's public blitting (``copy_from_bbox`` /
+    ``restore_region`` / ``draw_artist``).  Another plane or padding rule draws the
+    input panel again, on a kept background of the layout panels (they depend on the
+    input's shape only).  When the input panel's extent or the title's padding note
+    changes, the whole figure is laid out again (constrained layout) and drawn.
 
     Parameters
     ----------
@@ -95,7 +99,8 @@ class IndexLayoutExplorer(Explorer):
     state : dict
         ``out_index``, ``position``, ``numbers`` (per layout), ``window`` (the input
         panel's window cells), ``padding_rule``, the parameters, and ``update``:
-        ``"step"`` (marks moved, blitted) or ``"full"`` (figure drawn again).
+        ``"step"`` (marks moved, blitted), ``"panel"`` (the input panel drawn again on
+        the kept layout panels) or ``"full"`` (figure drawn again).
     """
 
     def __init__(self, x=None, *, kernel: int = 2, stride: int = 1, padding: int = 0,
@@ -138,6 +143,7 @@ class IndexLayoutExplorer(Explorer):
         self._stepped = False       # the last draw only moved the marks
         self._relayout = True       # the next full draw lays the figure out again
         self._background = None     # the canvas without the moving marks (blitting)
+        self._layouts_background = None     # ... and without the input panel
         super().__init__(
             controls=[[self.n, self.c, *self.out],
                       [self.kernel, self.stride, self.padding, self.pad_taps]],
@@ -198,20 +204,41 @@ class IndexLayoutExplorer(Explorer):
                 "padding_rule": plot.padding_rule, "kernel": self.kernel.value,
                 "stride": self.stride.value, "padding": self.padding.value,
                 "pad_taps": self.pad_taps.value,
-                "update": "step" if self._stepped else "full"}
+                "update": ("step" if self._stepped else "full" if self._relayout
+                           else "panel")}
 
     def render(self) -> bytes:
-        """Encode the figure as PNG into :attr:`image`.  After a step (:meth:`draw` only
-        moved the marks) the kept background is restored and only the moving artists
-        are drawn on it; otherwise the whole figure is drawn (the moving artists apart,
-        to keep the background without them) and then the moving artists."""
+        """Encode the figure as PNG into :attr:`image`.
+
+        Blitting with matplotlib's public API, over two kept backgrounds: the figure
+        without the input panel and without the moving artists (the layout panels, which
+        depend on the input's shape only), and the same with the input panel drawn.
+        After a step (:meth:`draw` only moved the marks) the second is restored and only
+        the moving artists are drawn on it; after another input panel in the same place
+        (another plane, padding rule) the first is restored, the input panel drawn on it
+        (kept as the new second background), then the moving artists; otherwise the
+        whole figure is drawn, laid out again when the input panel's extent changed."""
+        try:
+            self._blit()
+        except BaseException:
+            self._background = self._layouts_background = None     # not to be trusted
+            raise
+        return self.publish()          # Pillow encodes the canvas (canvas_png)
+
+    def _blit(self) -> None:
+        """Bring the canvas up to date (see :meth:`render`)."""
         fig = self.figure
         canvas = fig.canvas
-        moving = self.plot.moving_artists() if self.plot is not None else []
+        plot = self.plot
+        moving = plot.moving_artists() if plot is not None else []
         if self._stepped and self._background is not None:
             canvas.restore_region(self._background)
-            for artist in moving:
-                fig.draw_artist(artist)
+        elif (plot is not None and not self._relayout
+              and self._layouts_background is not None):
+            canvas.restore_region(self._layouts_background)
+            with _animated(moving):
+                fig.draw_artist(plot.input_ax)
+            self._background = canvas.copy_from_bbox(fig.bbox)
         else:
             # laid out again only when the input panel's extent changed: the Axes keep
             # their places otherwise (the layout is a large part of a redraw)
@@ -224,21 +251,18 @@ class IndexLayoutExplorer(Explorer):
                         ax.set_position(spec.get_position(fig))
                         ax.set_in_layout(True)   # set_position takes it out of the layout
             fig.set_layout_engine("constrained" if self._relayout else "none")
-            for artist in moving:
-                artist.set_animated(True)
+            panel = [plot.input_ax] if plot is not None else []
             try:
-                canvas.draw()
-                self._background = canvas.copy_from_bbox(fig.bbox)
-                for artist in moving:
-                    fig.draw_artist(artist)
-            finally:           # a savefig of the figure draws them as any artist
-                for artist in moving:
-                    artist.set_animated(False)
+                with _animated(moving + panel):
+                    canvas.draw()
+                    self._layouts_background = canvas.copy_from_bbox(fig.bbox)
+                    for ax in panel:        # its moving artists (animated) left out
+                        fig.draw_artist(ax)
+                    self._background = canvas.copy_from_bbox(fig.bbox)
+            finally:
                 fig.set_layout_engine("none")
-        png = _png(canvas.buffer_rgba())
-        self.png = png
-        self.image.value = png
-        return png
+        for artist in moving:
+            fig.draw_artist(artist)
 
     # ------------------------------------------------------------ kernel-free
 

@@ -554,6 +554,20 @@ def _input_extent(result, out_index) -> tuple[int, int, int, int]:
             min(-pads[1][0], min(tap_cols)), max(shape[1] + pads[1][1], max(tap_cols) + 1))
 
 
+def _panel_key(result, out_index):
+    """What the input panel's drawing (without its marks and title) depends on: the plane
+    ``(n, c)`` and its values, and for 1-D / 2-D inputs the padding (with its rule) and the
+    drawn extent.  Equal keys: the same panel."""
+    x = result.input
+    key = (tuple(out_index[:2]), x.shape, x.dtype.str, x.tobytes())
+    if x.ndim == 5:                     # depth slices: padding is not drawn
+        return key
+    pads = tuple((getattr(a, "pad_begin", 0), getattr(a, "pad_end", 0))
+                 for a in result.geometry.axes)
+    rule = result.rules.get("pad_taps", "skip") if any(p for pair in pads for p in pair) else None
+    return key + (pads, rule, _input_extent(result, out_index))
+
+
 def _input_window(result, out_index) -> tuple[list, tuple | None]:
     """The window's cells on the input panel (padding and overhang included) and the
     winner's cell, as ``(row, col)``."""
@@ -991,9 +1005,10 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
                        result: PoolResult | None = None) -> IndexLayoutsPlot | None:
     """Show another output cell (or another max pooling of the same input) on an existing
     plot.  The layout panels are not drawn again (they depend on the input's shape only):
-    their marks move; the input panel's marks move too, or, for another plane, another
-    pooling or another drawn extent (a ceil-mode overhang), the input panel is drawn
-    again.  The titles, the table and the suptitle follow.
+    their marks move; the input panel's marks move too (another cell, or another kernel,
+    stride or dilation), or, for another plane, another padding or padding rule, or
+    another drawn extent (a ceil-mode overhang), the input panel is drawn again.  The
+    titles, the table and the suptitle follow.
 
     ``result`` is a max pooling of an input shaped like ``plot.result.input``, made with
     ``return_indices=True`` (default: ``plot.result``).  Returns the new
@@ -1006,8 +1021,11 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
     >>> q.position, q.numbers["plane"], q.input_ax.get_title().splitlines()[2]
     ((0, 0, 3, 3), 15, 'max 15 at (h, w) = (3, 3)')
     >>> r = move_index_layouts(q, (1, 1), result=max_pool(x, 3, 1, return_indices=True))
-    >>> r.position, r.numbers["tensor"], r.marks["input"] is q.marks["input"]
-    ((0, 0, 3, 3), 15, False)
+    >>> r.position, r.numbers["tensor"], r.marks["input"] is q.marks["input"]   # same panel
+    ((0, 0, 3, 3), 15, True)
+    >>> s = move_index_layouts(r, (1, 1), result=max_pool(x, 3, 1, 1, return_indices=True))
+    >>> s.position, s.padding_rule, s.marks["input"] is r.marks["input"]        # padded
+    ((0, 0, 2, 2), None, False)
     """
     if not isinstance(plot, IndexLayoutsPlot):
         raise PoolTutorTypeError(f"plot={plot!r} has type {type(plot).__name__}: need an "
@@ -1025,9 +1043,9 @@ def move_index_layouts(plot: IndexLayoutsPlot, out_index, *,
     out_index = _check_out_index(out_index, result.output.shape)
     layouts = tuple(plot.layout_axes)
     numbers, position, window_cells = _winner(result, out_index, layouts)
-    same_panel = (result is plot.result and out_index[:2] == plot.out_index[:2]
-                  and (result.input.ndim == 5
-                       or _input_extent(result, out_index) == plot.extent))
+    # the input panel shows the plane, its padding and the drawn extent: another
+    # window (another cell, kernel, stride, dilation) on the same panel only moves marks
+    same_panel = _panel_key(result, out_index) == _panel_key(plot.result, plot.out_index)
     marks = dict(plot.marks)
     rule, extent = plot.padding_rule, plot.extent
     if same_panel:

@@ -317,17 +317,20 @@ def test_explorer_wiring_bounds_and_state():
     e.out[1].value = 1
     assert e.state["update"] == "step" and e.state["out_index"] == (0, 0, 0, 1)
     e.n.value, e.c.value = 1, 1                        # another plane: input panel redrawn
-    assert e.state["update"] == "full" and e.state["out_index"] == (1, 1, 0, 1)
+    assert e.state["update"] == "panel" and e.state["out_index"] == (1, 1, 0, 1)
     assert e.state["numbers"] == {lay: TV22_INDICES[lay][7] for lay in INDEX_LAYOUTS}
     assert e.plot.figure is e.figure                   # one persistent figure
     assert "index: 1 (layout 'plane')" in e.explain_text
     assert "nhwc_batch" in e.explain_text and "15" in e.explain_text
     e.stride.value = 2                                 # 2x3, K2 S2: one output column
     assert e.out[1].max == 0 and e.out[1].value == 0 and e.state["out_index"] == (1, 1, 0, 0)
-    assert e.state["update"] == "full" and e.state["window"] == ((0, 0), (0, 1), (1, 0), (1, 1))
-    e.padding.value = 1
-    e.pad_taps.value = "neg_inf"
+    # the same plane, padding and extent: only the window moved
+    assert e.state["update"] == "step" and e.state["window"] == ((0, 0), (0, 1), (1, 0), (1, 1))
+    e.padding.value = 1                                # a wider panel: laid out again
+    assert e.state["update"] == "full"
+    e.pad_taps.value = "neg_inf"                       # written in the padding cells
     assert e.error is None and e.state["pad_taps"] == "neg_inf"
+    assert e.state["update"] == "panel"
     assert {t.get_text() for t in style.texts_of(e.plot.input_ax, "padding-text")} == {"-inf"}
     assert "pad=1" in suptitle(e.figure)
 
@@ -348,19 +351,46 @@ def test_explorer_refused_values_keep_the_last_good_state():
 SEQUENCE = [
     ("out", (4, 4), "step"),
     ("out", (7, 0), "step"),
-    ("stride", 1, "full"),            # parameter: input panel drawn again
+    ("stride", 1, "step"),            # the same panel: only the window moves
     ("out", (15, 15), "step"),
-    ("pad_taps", "neg_inf", "full"),
+    ("pad_taps", "neg_inf", "full"),  # the rule in the title (small cells): laid out again
     ("padding", 0, "full"),           # the padded extent changes: laid out again
     ("kernel", 17, "error"),          # 17 > 16: refused
-    ("kernel", 4, "full"),
+    ("kernel", 4, "step"),
     ("out", (0, 12), "step"),
 ]
 
+# TV22: big cells, the padding rule written in them; the benchmark's stride 1 -> 2 -> 1
+SEQUENCE_TV22 = [
+    ("stride", 2, "step"),
+    ("stride", 1, "step"),
+    ("out", (0, 1), "step"),
+    ("n", 1, "panel"),                # another plane, drawn on the kept layout panels
+    ("c", 1, "panel"),
+    ("out", (0, 0), "step"),
+    ("padding", 1, "full"),
+    ("pad_taps", "neg_inf", "panel"),  # "skip" -> "-inf" in the padding cells
+    ("stride", 2, "step"),
+    ("pad_taps", "skip", "panel"),
+    ("pad_taps", "lowest", "full"),    # too long for a cell: named in the title instead
+    ("c", 0, "panel"),
+    ("pad_taps", "neg_inf", "full"),
+    ("stride", 1, "step"),
+    ("padding", 0, "full"),
+    ("kernel", 3, "error"),            # 3 rows > 2
+    ("n", 0, "error"),
+    ("kernel", 2, "panel"),            # after the refused values: the kept backgrounds
+    ("out", (0, 1), "step"),
+]
 
-def test_explorer_steps_show_what_a_fresh_explorer_shows(tmp_path):
-    e = IndexLayoutExplorer(X16, kernel=3, stride=2, padding=1, dpi=LOW)
-    for what, value, how in SEQUENCE:
+
+@pytest.mark.parametrize("x, kwargs, sequence", [
+    (X16, dict(kernel=3, stride=2, padding=1), SEQUENCE),
+    (None, dict(kernel=2, stride=1), SEQUENCE_TV22),
+], ids=["16x16", "tv22"])
+def test_explorer_steps_show_what_a_fresh_explorer_shows(x, kwargs, sequence, tmp_path):
+    e = IndexLayoutExplorer(x, **kwargs, dpi=LOW)
+    for what, value, how in sequence:
         if what == "out":
             with e._hold():
                 for slider, v in zip(e.out, value):
@@ -372,9 +402,10 @@ def test_explorer_steps_show_what_a_fresh_explorer_shows(tmp_path):
             assert e.error is not None
             continue
         assert e.error is None and e.state["update"] == how, (what, value)
-        fresh = IndexLayoutExplorer(X16, kernel=e.kernel.value, stride=e.stride.value,
+        fresh = IndexLayoutExplorer(x, kernel=e.kernel.value, stride=e.stride.value,
                                     padding=e.padding.value, pad_taps=e.pad_taps.value, dpi=LOW)
         with fresh._hold():
+            fresh.n.value, fresh.c.value = e.n.value, e.c.value
             for mine, theirs in zip(fresh.out, e.out):
                 mine.value = theirs.value
         fresh.safe_update()
@@ -384,7 +415,8 @@ def test_explorer_steps_show_what_a_fresh_explorer_shows(tmp_path):
         assert facts(fresh.plot) == facts(e.plot)
         assert fresh.explain_text == e.explain_text
         pixels_match(fresh.png, e.png, tmp_path)          # blitted = drawn from scratch
-    # the explorer's figure saves whole (nothing left animated)
+    # the explorer's figure saves whole (nothing left animated, the input panel included)
+    assert not [a for a in e.figure.findobj() if a.get_animated()]
     assert_texts_inside(e.figure)
 
 
