@@ -61,7 +61,7 @@ print(r.explain(1, 1, 0, 1))
 # and through the whole tensor (ONNX), arrows in counting order:
 
 # %% tags=["hide-input"]
-plot_index_layouts(r, out_index=(1, 1, 0, 1), layouts=("plane", "tensor")).figure
+plot_index_layouts(r, out_index=(1, 1, 0, 1), layouts=("plane", "tensor"))
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Five ways to number one position
@@ -149,7 +149,7 @@ print("TF with batch  ", np.moveaxis(tf_idx_b, 3, 1).ravel())
 # Both TensorFlow numberings: neighbouring channels get neighbouring numbers.
 
 # %% tags=["hide-input"]
-plot_index_layouts(r, out_index=(1, 1, 0, 0), layouts=("nhwc", "nhwc_batch"), table=False).figure
+plot_index_layouts(r, out_index=(1, 1, 0, 0), layouts=("nhwc", "nhwc_batch"), table=False)
 
 # %% [markdown] slideshow={"slide_type": "skip"}
 # ### Try it
@@ -216,7 +216,7 @@ SelfCheck("ONNX MaxPool, storage_order=1: the index of TV16's maximum?", so1_16.
 # The winner and its number in both layouts:
 
 # %% tags=["hide-input"]
-plot_index_layouts(r16, out_index=(0, 0, 0, 0), layouts=("plane", "tensor_colmajor")).figure
+plot_index_layouts(r16, out_index=(0, 0, 0, 0), layouts=("plane", "tensor_colmajor"))
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. NaN: three different answers

@@ -70,7 +70,7 @@ print(adaptive_geometry(x24.shape, 3).describe())
 # %% tags=["hide-input"]
 p24 = plot_adaptive_bins(x24, 3, out_index=1)
 p24.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
-p24.figure
+p24
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Seven inputs into four outputs (TV25). Which positions does bin 2 cover?
@@ -116,7 +116,7 @@ explorer.static_widget()
 c0 = np.arange(25.0).reshape(5, 5)
 p28 = plot_adaptive_bins(c0, 3, out_index=(1, 1))
 p28.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
-p28.figure
+p28
 
 # %% [markdown] slideshow={"slide_type": "fragment"}
 # The darker cells lie in two or four bins. Each bin's maximum is its bottom-right cell: the
@@ -183,7 +183,7 @@ SelfCheck(f"AdaptiveMaxPool-8 says {idx[0, 1, 3, 5]} for channel 1, cell (3, 5).
 x25 = np.array([3.0, 1, 4, 1, 5, 9, 2])
 p25 = plot_adaptive_bins(x25, 4, out_index=1, op="avg", show_fixed=True)
 p25.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
-p25.figure
+p25
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The workaround uses $k = 4$, $s = 1$: windows $[0, 4), [1, 5), [2, 6), [3, 7)$, none of
@@ -212,7 +212,7 @@ SelfCheck("Workaround kernel and stride for adaptive pooling 10 -> 3?", fix26.ke
 x26 = pi_digits(10)
 p26 = plot_adaptive_bins(x26, 3, out_index=1, op="avg", show_fixed=True)
 p26.figure.set_dpi(80)  # legible cell numbers (>= 7 pt at >= 80 dpi), slide-sized
-p26.figure
+p26
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **Predict.** Eleven values into three outputs. The workaround's windows are $[0, 5)$,

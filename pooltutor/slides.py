@@ -69,6 +69,7 @@ __all__ = [
     "JSPackage",
     "SlidesError",
     "UnknownNotebookError",
+    "accessibility_js",
     "chromium_print",
     "default_js_cache",
     "export_deck",
@@ -293,8 +294,10 @@ def _npm() -> str:
 
 
 def fetch_js_packages(cache: str | os.PathLike[str] | None = None, *,
+                      packages: Sequence[JSPackage] | None = None,
                       log: Callable[[str], None] | None = None) -> dict[str, Path]:
-    """Make sure every :data:`JS_PACKAGES` tarball is in ``cache``; return their paths.
+    """Make sure every :data:`JS_PACKAGES` tarball (or every one of ``packages``) is in
+    ``cache``; return their paths by folder.
 
     Missing tarballs are fetched from the npm registry with ``npm pack``;
     every tarball, new or cached, must match its pinned sha512 (a mismatch
@@ -302,7 +305,8 @@ def fetch_js_packages(cache: str | os.PathLike[str] | None = None, *,
     """
     cache = Path(cache) if cache is not None else default_js_cache()
     cache.mkdir(parents=True, exist_ok=True)
-    missing = [p for p in JS_PACKAGES.values() if not (cache / p.tarball_name).is_file()]
+    packages = tuple(JS_PACKAGES.values()) if packages is None else tuple(packages)
+    missing = [p for p in packages if not (cache / p.tarball_name).is_file()]
     if missing:
         npm = _npm()
         if log:
@@ -323,7 +327,7 @@ def fetch_js_packages(cache: str | os.PathLike[str] | None = None, *,
                     raise SlidesError(f"npm pack did not write {package.tarball_name}")
                 os.replace(got, cache / package.tarball_name)
     paths = {}
-    for package in JS_PACKAGES.values():
+    for package in packages:
         tarball = cache / package.tarball_name
         actual = _sha512(tarball)
         if actual != package.integrity:
@@ -638,6 +642,13 @@ _FOOTER_JS = """
         });
       }
       if (/print-pdf/gi.test(window.location.search)) {
+        // every slide is on its page in the print view: none stays hidden from assistive
+        // technology (reveal.js leaves the hidden state of the slides it laid out first)
+        Reveal.addEventListener('pdf-ready', function () {
+          document.querySelectorAll('.reveal .slides section').forEach(function (s) {
+            s.removeAttribute('hidden'); s.removeAttribute('aria-hidden');
+          });
+        });
         var go = function () { whenRendered(start); };
         if (document.readyState === 'complete') { go(); }
         else { window.addEventListener('load', go); }
@@ -655,8 +666,21 @@ _FOOTER_JS = """
 _SLIDE_CSS = """<style>
 .reveal .output_png img, .reveal .jp-RenderedImage img { max-height: 600px; width: auto; }
 .reveal .widget-image { max-height: 600px; object-fit: contain; }
+/* the slide number, white on grey, at a contrast of 7:1 (reveal.js' #999 gives 2.8:1) */
+.reveal .slide-number { background-color: #4d4d4d; color: #fff; }
+/* numbers in code: a darker green than JupyterLab's #080 (4.3:1 on the code background) */
+.reveal .highlight :is(.m, .mb, .mf, .mh, .mi, .mo, .il) { color: #006400; }
 </style>
 """
+
+
+def accessibility_js() -> str:
+    """The script that names the widgets' controls and pictures for screen readers (the
+    Voila template's ``accessibility.js``, also put in every deck)."""
+    from importlib.resources import files
+
+    return (files("pooltutor") / "voila_templates" / "voila" / "templates" / "pooltutor"
+            / "accessibility.js").read_text(encoding="utf-8")
 
 
 def _template(widget_renderer_url: str) -> str:
@@ -672,7 +696,9 @@ def _template(widget_renderer_url: str) -> str:
         f"require.config({{paths: {json.dumps(paths)}}});\n"
         "</script>\n{%- endblock html_head_js_requirejs -%}\n"
         "{%- block html_head_css -%}\n{{ super() }}\n" + _SLIDE_CSS + "{%- endblock html_head_css -%}\n"
-        "{%- block footer_js -%}" + _FOOTER_JS + "{%- endblock footer_js -%}\n"
+        "{%- block footer_js -%}" + _FOOTER_JS
+        + "{% raw %}<script>\n" + accessibility_js() + "</script>{% endraw %}\n"
+        "{%- endblock footer_js -%}\n"
     )
 
 

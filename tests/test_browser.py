@@ -359,6 +359,64 @@ def test_app_self_checks_of_the_course_notebooks_answer(app_pages, name):
 DECK_NAMES = [*(p.stem for p in NOTEBOOKS), DEMO_NAME]
 
 
+# ------------------------------------------------------------------ accessibility
+
+#: axe-core, the accessibility engine, pinned like the decks' JavaScript (npm tarball,
+#: checked against its sha512 by slides.fetch_js_packages)
+AXE_CORE = slides.JSPackage(
+    "axe-core", "4.14.1",
+    "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
+    ("axe.min.js", "LICENSE"), "axe-core")
+#: WCAG 2.1 A and AA rules
+AXE_RUN = """async () => {
+  const r = await axe.run(document, {runOnly: {type: 'tag',
+    values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 3)
+      .map(n => n.target.join(' ') + ' ' + n.failureSummary.replace(/\\s+/g, ' ')).join(' | '));
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    import tarfile
+
+    tarball = slides.fetch_js_packages(packages=[AXE_CORE])["axe-core"]
+    with tarfile.open(tarball) as tar:
+        return tar.extractfile("package/axe.min.js").read().decode("utf-8")
+
+
+def _violations(page, axe_script) -> list[str]:
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_script)
+    return page.evaluate(AXE_RUN)
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_app_pages_pass_the_accessibility_check(app_pages, axe_script, name):
+    """axe-core on every page of the app: no serious or critical WCAG 2.1 AA violation
+    (every picture described, every control named, text contrast AA)."""
+    page = app_pages[name]
+    page.wait_for_timeout(300)          # the page's accessibility script names new widgets
+    assert _violations(page, axe_script) == []
+
+
+def test_app_explorer_picture_is_described_and_follows_it(app_pages):
+    page = app_pages["01_window_placement"]
+    img = page.locator("img.widget-image").first
+    before = img.get_attribute("alt")
+    assert before and "output cell" in before
+    names = page.evaluate("() => Array.from(document.querySelectorAll('[role=slider]'))"
+                          ".map(h => h.getAttribute('aria-label'))")
+    assert names and all(names), names                   # every slider handle is named
+    handle = page.locator(".widget-slider", has_text="position").locator("[role=slider]").first
+    assert handle.get_attribute("aria-label") == "position"
+    _move_slider(page, handle)
+    page.wait_for_function("(before) => document.querySelector('img.widget-image').alt "
+                           "!== before", arg=before, timeout=10_000)
+    assert "output cell" in img.get_attribute("alt")
+
+
 @pytest.fixture(scope="module")
 def deck_page(browser):
     context = browser.new_context(viewport={"width": 1000, "height": 720})
@@ -414,6 +472,24 @@ def test_offline_deck_shows_every_picture_without_network(decks, deck_page, name
         page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
         time.sleep(1.5)
         _save_screenshot(page, "slide.png")
+
+
+@pytest.mark.parametrize("name", DECK_NAMES)
+def test_offline_decks_pass_the_accessibility_check(decks, deck_page, axe_script, name):
+    """axe-core on every offline deck: the opening slide with reveal.js' controls, then the
+    print view, where every slide and fragment is laid out at once."""
+    page = deck_page
+    deck = decks / f"{name}{slides.DECK_SUFFIX}"
+    _open_deck(page, deck)
+    page.wait_for_timeout(300)
+    assert _violations(page, axe_script) == []
+    page.goto(deck.as_uri() + "?print-pdf")
+    page.wait_for_selector(".pdf-page", timeout=30_000)
+    page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
+    page.wait_for_timeout(500)
+    assert _violations(page, axe_script) == []
+    alts = page.evaluate("() => Array.from(document.images).map(i => i.alt)")
+    assert alts and all(len(a) >= 10 for a in alts), alts
 
 
 def test_offline_deck_stepper_changes_frame_without_a_kernel(decks, deck_page):

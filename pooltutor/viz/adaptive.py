@@ -56,6 +56,7 @@ from ..geometry import (
 )
 from ..pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from . import style
+from .described import DescribedFigure
 
 __all__ = [
     "AdaptiveBinsPlot",
@@ -116,7 +117,7 @@ def bin_lanes(bins) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class AdaptiveBinsPlot:
+class AdaptiveBinsPlot(DescribedFigure):
     """What :func:`plot_adaptive_bins` drew.
 
     Attributes
@@ -180,6 +181,15 @@ class AdaptiveBinsPlot:
     values: np.ndarray | None = field(default=None, repr=False)
     caption_prefix: str = field(default="", repr=False)
     bar_rows: Any = field(default=(), repr=False)
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        title = " ".join(self.title.get_text().split())
+        caption = " ".join(self.caption.get_text().split())
+        fixed = (" Beside it, the fixed-pool export workaround: its windows and its output."
+                 if self.fixed_ax is not None else "")
+        return (f"{title}. The input with the adaptive bins outlined; {caption}.{fixed}")
 
     @property
     def moving(self) -> tuple:

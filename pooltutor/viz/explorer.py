@@ -93,6 +93,9 @@ ERROR_STYLE = ("color:#b00020; background:#fdecea; border-left:4px solid #b00020
 NOTE_STYLE = ("color:#7a4f01; background:#fff4e0; border-left:4px solid #e6a100; "
               "padding:4px 8px; font-family:sans-serif; font-size:13px")
 PRE_STYLE = "font-size:13px; line-height:1.3; margin:4px 0; white-space:pre"
+#: visually hidden, read by screen readers (the usual "sr-only" rules, inline)
+SR_ONLY_STYLE = ("position:absolute; width:1px; height:1px; padding:0; margin:-1px; "
+                 "overflow:hidden; clip:rect(0,0,0,0); white-space:nowrap; border:0")
 
 #: Errors that mean "this combination of controls is invalid" (shown, not raised).
 EXPECTED_ERRORS = (ValueError, TypeError)
@@ -208,13 +211,17 @@ class Explorer:
         self.image = widgets.Image(format="png", layout=widgets.Layout(
             max_width="100%", height="auto", align_self="flex-start"))
         self.error_label = widgets.HTML(value="")
+        # the picture in words, for screen readers (visually hidden; the page's
+        # accessibility script makes it the picture's alt text)
+        self.alt_label = widgets.HTML(value="")
+        self.alt_label.add_class("pooltutor-alt")
         self.note_label = widgets.HTML(value="")
         self.explain_box = widgets.HTML(value="")
         rows = [widgets.HBox(list(row)) if isinstance(row, (list, tuple)) else row
                 for row in controls]
         self.controls_box = widgets.VBox(rows)
         self.widget = widgets.VBox([self.controls_box, self.error_label, self.note_label,
-                                    self.image, self.explain_box])
+                                    self.image, self.alt_label, self.explain_box])
         self.state: dict[str, Any] = {}
         self.error: str | None = None
         self.warnings: list[str] = []
@@ -339,6 +346,11 @@ class Explorer:
                 ok = True
         self.warnings = [str(w.message) for w in caught]
         self.note_label.value = _html_message("\n".join(self.warnings), NOTE_STYLE)
+        described = self.describe()
+        if not ok:
+            described = f"{self.error} (the last good picture, greyed: {described or 'none'})"
+        self.alt_label.value = (f'<span style="{SR_ONLY_STYLE}" aria-live="polite">'
+                                f'{html.escape(described)}</span>' if described else "")
         return ok
 
     def collect_frames(self, items: Sequence[Any], apply: Callable[[Any], Any]

@@ -37,6 +37,7 @@ from ..errors import PoolTutorError, PoolTutorTypeError, check_index_within
 from ..indexing import INDEX_LAYOUTS, axis_steps, convert_indices, layout_numbers, winner_numbers
 from ..pooling import PoolResult, max_pool
 from . import style
+from .described import DescribedFigure
 
 __all__ = [
     "LAYOUT_USERS",
@@ -90,7 +91,7 @@ _SMALL_CELL_PT = 20.0
 
 
 @dataclass(frozen=True, eq=False)
-class IndexLayoutsPlot:
+class IndexLayoutsPlot(DescribedFigure):
     """What :func:`plot_index_layouts` drew (scikit-learn Display style).
 
     Attributes
@@ -144,6 +145,17 @@ class IndexLayoutsPlot:
     marks: Any = None
     number_size: float = 0.0
     extent: tuple | None = None
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        shape = "x".join(map(str, self.result.input.shape))
+        numbers = ", ".join(f"{lay} {num}" for lay, num in self.numbers.items())
+        where = (f"the winner at (n, c, ...) = {self.position}" if self.position is not None
+                 else "no input element (index -1)")
+        return (f"Max-pool index layouts of an input shaped {shape}: output cell "
+                f"{self.out_index} has {where}; its flat number in each layout: {numbers}. "
+                f"One panel per layout numbers every input element in that layout's order.")
 
     @property
     def axes(self) -> tuple:
