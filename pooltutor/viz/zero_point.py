@@ -112,8 +112,13 @@ def real_text(real: float, scale) -> str:
 def cell_points(ax, shape, margin: float = 0.0) -> float:
     """About the side (points) a cell of a grid of ``shape`` gets on ``ax``, from its slot
     before the layout (which then takes room for titles and labels, mostly above and
-    below)."""
-    box = ax.get_window_extent()
+    below): the place its grid gives it, wherever a layout has put it since (so that
+    the Axes of a figure drawn again get the text sizes of a new figure's)."""
+    spec = ax.get_subplotspec()
+    if spec is not None:
+        box = spec.get_position(ax.figure).transformed(ax.figure.transSubfigure)
+    else:
+        box = ax.get_window_extent()
     dpi = ax.figure.dpi
     rows, cols = shape
     return min(1.15 * box.width / (cols + margin), 0.85 * box.height / (rows + margin)) * 72.0 / dpi
