@@ -170,9 +170,12 @@ def draw_code_panel(ax, codes, reals, *, vmin, vmax, scale=None, title="", title
 
     codes = np.asarray(codes)
     rows, cols = codes.shape
-    image = style.draw_grid(ax, codes.astype(float), vmin=vmin, vmax=vmax, annotate=False)
-    ax.set_xticks([])
+    image = style.draw_grid(ax, codes.astype(float), vmin=vmin, vmax=vmax, annotate=False,
+                            ticks=False)
+    ax.set_xticks([])       # no ticks made only to be taken away (cheaper)
     ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     ax.set_aspect("equal")
     written = {(r, c): real_text(v, scale) for (r, c), v in np.ndenumerate(reals)}
     big, small, word = text_sizes(cell_points(ax, codes.shape, INDEX_MARGIN if indices else 0),
@@ -208,7 +211,9 @@ def draw_code_panel(ax, codes, reals, *, vmin, vmax, scale=None, title="", title
                          zorder=5.5, gid="raised")
         ax.add_patch(corner)
         corners.append(corner)
-    ax.set_title(title, fontsize=title_size, color=title_color)
+    # at the top of the Axes (nothing is drawn above a code panel): no search for
+    # decorations to clear at every draw
+    ax.set_title(title, fontsize=title_size, color=title_color, y=1.0)
     items = texts.items
     return CodePanel(ax, image, labels, tuple(t for t in items if t.gid == "value"),
                      tuple(t for t in items if t.gid == "real"), window_patches, winner_patch,
