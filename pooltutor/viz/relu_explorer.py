@@ -281,9 +281,10 @@ class ZeroPointReluExplorer(Explorer):
     def layout_key(self) -> tuple:
         """What the constrained layout of the figure depends on, beyond the figure's own
         structure: the grids' shapes and the marked pooled cell (window outlines reach past
-        a grid's edge); every text around the Axes (titles, labels, tick labels, subfigure
-        titles) with each digit written as ``0`` (the digits of matplotlib's default font
-        are equally wide, so a zero point or a code changes no extent unless it gains or
+        a grid's edge); the texts around the Axes (subfigure titles, y labels, tick labels,
+        and the titles and x labels wider than their Axes; of the others, their height)
+        with each digit written as ``0`` (the digits of matplotlib's default font are
+        equally wide, so a zero point or a code changes no extent unless it gains or
         loses a digit or a sign); the place of a tick label near an end of a horizontal
         axis (it may reach past the Axes there); a text or legend on an Axes only when it
         reaches past the Axes (inside, the layout does not see it)."""
@@ -300,13 +301,23 @@ class ZeroPointReluExplorer(Explorer):
         zp, scale = self.relu_plot.zero_point, self.relu_plot.scale
         axes = [*fig.axes, real_axis]
         for ax in axes:
-            texts += [ax.get_xlabel(), ax.get_ylabel()]
+            texts.append(ax.get_ylabel())
             box = ax.get_window_extent(renderer)
             inner = list(ax.texts)
+            across = [ax.xaxis.label]
             if isinstance(ax, Axes):                # not a secondary axis
-                texts += [ax.get_title(loc) for loc in ("left", "center", "right")]
+                across += [ax.title]
                 if ax.get_legend() is not None:
                     inner.append(ax.get_legend())
+            for text in across:
+                # the height of a title or an x label; its text only when it is wider
+                # than the Axes (narrower, its width does not matter to the layout)
+                if not text.get_text():
+                    continue
+                ext = text.get_window_extent(renderer)
+                parts.append(round(ext.height, 1))
+                if ext.x0 < box.x0 or ext.x1 > box.x1:
+                    texts.append(text.get_text())
             for artist in inner:
                 ext = artist.get_window_extent(renderer)
                 if not (box.x0 <= ext.x0 and ext.x1 <= box.x1 and box.y0 <= ext.y0

@@ -53,6 +53,8 @@ MARGIN = 0.03
 #: Room above the data of the transfer plot (a fraction of its range) for the labels of the
 #: two clamp codes.
 HEADROOM = 0.3
+#: The real-value axis shows no tick within this fraction of its length from its right end.
+END_ROOM = 0.065
 #: Largest block of codes :func:`plot_zero_point_relu` writes out.
 MAX_BLOCK = 6
 
@@ -531,7 +533,10 @@ def _draw_transfer(ax, scale, zp, dtype, qmin, qmax, block, fs):
     ax.set_ylabel("real value after ReLU", fontsize=fs(10.5))
     real_axis = ax.secondary_xaxis("top", functions=(lambda q: (q - zp) * scale,
                                                      lambda r: r / scale + zp))
-    real_axis.set_xticks(nice_ticks(y_lo, y_top))
+    real_ticks = nice_ticks(y_lo, y_top)
+    # no label at the right end, where it would reach past the Axes (towards the panels
+    # beside it) and a layout would make room for it, moving the plot with the zero point
+    real_axis.set_xticks(real_ticks[y_top - real_ticks >= END_ROOM * (y_top - y_lo)])
     real_axis.tick_params(labelsize=fs(9))
     real_axis.set_xlabel("real value of the input code, (q \u2212 zp)\u00b7s", fontsize=fs(10))
     verdict = verdict_text(scale, zp, qmin)

@@ -232,3 +232,20 @@ def test_a_save_at_another_dpi_between_changes_is_laid_out_again(tmp_path):
     e.zero_point.value = 131
     same_picture(e.png, ZeroPointReluExplorer(dpi=50, preset="4x4 mixed", zero_point=131).png,
                  tmp_path)
+
+
+def test_the_layout_stays_while_only_digits_move():
+    """Neighbouring zero points change no extent the layout sees: no layout pass (the
+    real-value axis has no label at its right end, a narrow title's width is not looked
+    at), and the pictures are those of new explorers (above)."""
+    for settings, zero_points in (({}, range(129, 160)),
+                                  ({"dtype": "int8", "zero_point": -40}, range(-39, -12))):
+        e = ZeroPointReluExplorer(dpi=LOW, **settings)
+        keys = set()
+        for zp in zero_points:
+            e.zero_point.value = zp
+            keys.add(e.layout_key())
+        assert len(keys) <= 3, len(keys)
+    ticks = e.relu_plot.real_axis.get_xticks()
+    lo, hi = (np.asarray(e.relu_plot.line_ax.get_xlim()) - e.zero_point.value) * e.scale.value
+    assert hi - max(ticks) >= 0.065 * (hi - lo)
