@@ -9,7 +9,8 @@ clamp at the zero point against the wrong ``max(q, 0)``, on the chain's own
 codes), on one persistent figure.  The zero-point slider follows the dtype's
 range and the pooled-cell sliders the pooled size; a pool that does not fit
 the accumulators shows its reason instead of raising.  Every change draws the
-whole figure again (both plots on two subfigures).
+whole figure again (both plots on two subfigures); the constrained layout runs
+only when what it depends on changed (:meth:`ZeroPointReluExplorer.layout_key`).
 :meth:`ZeroPointReluExplorer.static_widget` (or :func:`zero_point_relu_frames`)
 is the kernel-free form: one frame per zero point.
 
@@ -186,8 +187,8 @@ class ZeroPointReluExplorer(Explorer):
         touched), then draw both plots again: top, the chain with the right ReLU
         (:func:`plot_quant_chain`); bottom, the transfer plot and only what differs, the
         wrong ReLU and its pool (:func:`plot_zero_point_relu`).  The Axes are kept (emptied
-        and drawn on again) while the grids keep their shapes; the layout engine places
-        them at every render."""
+        and drawn on again) while the grids keep their shapes; :meth:`render` lays them out
+        again only when that changes the layout."""
         acc = np.array(PRESETS[self.preset.value], dtype=np.int32)
         dtype, zp, scale = self.dtype.value, self.zero_point.value, self.scale.value
         chain = quant.relu_max_pool_chain(acc, self.multiplier.value, zp, dtype,
