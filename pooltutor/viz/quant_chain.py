@@ -197,9 +197,12 @@ def plot_quant_chain(chain, out_index=None, *, fig=None, ax=None) -> QuantChainP
     # 1. the accumulators, on their own colour scale
     ax0 = axes[0]
     a_lo, a_hi = style.shared_limits(acc)
-    acc_image = style.draw_grid(ax0, acc.astype(float), vmin=a_lo, vmax=a_hi, annotate=False)
-    ax0.set_xticks([])
+    acc_image = style.draw_grid(ax0, acc.astype(float), vmin=a_lo, vmax=a_hi, annotate=False,
+                                ticks=False)
+    ax0.set_xticks([])      # no ticks made only to be taken away (cheaper)
     ax0.set_yticks([])
+    for spine in ax0.spines.values():
+        spine.set_visible(False)
     ax0.set_aspect("equal")
     size = text_sizes(cell_points(ax0, acc.shape, INDEX_MARGIN), 1)[0]
     colors = style.cell_text_colors(acc, a_lo, a_hi)
@@ -211,7 +214,7 @@ def plot_quant_chain(chain, out_index=None, *, fig=None, ax=None) -> QuantChainP
     index_labels(ax0, texts, rows, cols)
     acc_labels = texts.draw(ax0, gid="cell-labels")
     style.outline_cells(ax0, list(window), linewidth=3, autolim=False)
-    ax0.set_title("1. accumulators (int32)", fontsize=10.5)
+    ax0.set_title("1. accumulators (int32)", fontsize=10.5, y=1.0)     # nothing above it
     # 2.-4. the code stages, on one colour scale
     vmin, vmax = style.shared_limits(codes, act, pooled)
     real, scale = chain.real, chain.scale

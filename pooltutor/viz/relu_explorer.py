@@ -9,7 +9,8 @@ clamp at the zero point against the wrong ``max(q, 0)``, on the chain's own
 codes), on one persistent figure.  The zero-point slider follows the dtype's
 range and the pooled-cell sliders the pooled size; a pool that does not fit
 the accumulators shows its reason instead of raising.  Every change draws the
-whole figure again (both plots on two subfigures).
+whole figure again (both plots on two subfigures); the constrained layout runs
+only when what it depends on changed (:meth:`ZeroPointReluExplorer.layout_key`).
 :meth:`ZeroPointReluExplorer.static_widget` (or :func:`zero_point_relu_frames`)
 is the kernel-free form: one frame per zero point.
 
@@ -23,6 +24,7 @@ is the kernel-free form: one frame per zero point.
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import Any
 
@@ -138,6 +140,9 @@ class ZeroPointReluExplorer(Explorer):
         self.chain_plot = None
         self.relu_plot = None
         self._shapes = None             # the codes' and pooled shapes the Axes were made for
+        self._layout_key = None         # what the last layout pass was run for
+        self._title_places = []         # (subfigure title, where that layout put it)
+        self._placed = None             # where that layout put the Axes (pixels)
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -182,8 +187,8 @@ class ZeroPointReluExplorer(Explorer):
         touched), then draw both plots again: top, the chain with the right ReLU
         (:func:`plot_quant_chain`); bottom, the transfer plot and only what differs, the
         wrong ReLU and its pool (:func:`plot_zero_point_relu`).  The Axes are kept (emptied
-        and drawn on again) while the grids keep their shapes; the layout engine places
-        them at every render."""
+        and drawn on again) while the grids keep their shapes; :meth:`render` lays them out
+        again only when that changes the layout."""
         acc = np.array(PRESETS[self.preset.value], dtype=np.int32)
         dtype, zp, scale = self.dtype.value, self.zero_point.value, self.scale.value
         chain = quant.relu_max_pool_chain(acc, self.multiplier.value, zp, dtype,
@@ -230,10 +235,118 @@ class ZeroPointReluExplorer(Explorer):
                 "zero_point": zp, "dtype": dtype, "scale": scale}
 
     def render(self) -> bytes:
-        """Draw the whole figure (laid out again) and show it: :meth:`Explorer.publish`
-        encodes the canvas."""
-        self.figure.canvas.draw()
+        """Draw the whole figure and show it: :meth:`Explorer.publish` encodes the canvas.
+
+        The constrained layout runs only when something it depends on changed
+        (:meth:`layout_key`: the grids, the marked cell, the texts around the Axes up to
+        their digits, a tick near an edge) or when the Axes are no longer where this
+        method's last layout put them (a ``savefig`` at another dpi lays the figure out
+        again); it starts from where the grids place the Axes, as for a new figure.
+        Otherwise the Axes keep their places (the layout engine off for this draw), and
+        the picture is the one a new explorer draws.  The figure keeps its constrained
+        layout engine for any other draw or save."""
+        fig = self.figure
+        key = self.layout_key()
+        relayout = key != self._layout_key or self._places() != self._placed
+        if relayout:
+            for ax in fig.axes:
+                spec = ax.get_subplotspec()
+                if spec is not None:
+                    ax.set_position(spec.get_position(ax.figure))
+                    ax.set_in_layout(True)      # set_position takes it out of the layout
+            # one pass more before the draw's: the places then barely depend on where the
+            # last layout left the subfigures (a new figure's come out the same)
+            fig.get_layout_engine().execute(fig)
+        else:
+            fig.set_layout_engine("none")
+            # the plots set the subfigures' titles again, where a figure without a layout
+            # puts them: back to where the layout put them
+            for text, place in self._title_places:
+                text.set_position(place)
+        try:
+            fig.canvas.draw()
+        finally:
+            fig.set_layout_engine("constrained")
+        if relayout:
+            self._title_places = [(t, t.get_position()) for sub in fig.subfigs for t in sub.texts]
+            self._placed = self._places()
+            key = self.layout_key()                 # the Axes where the layout put them
+        self._layout_key = key
         return self.publish()
+
+    def _places(self) -> tuple:
+        """Where the Axes are on the canvas (pixels)."""
+        return tuple(tuple(np.round(ax.get_window_extent().extents, 3))
+                     for ax in self.figure.axes)
+
+    def layout_key(self) -> tuple:
+        """What the constrained layout of the figure depends on, beyond the figure's own
+        structure: the grids' shapes and the marked pooled cell (window outlines reach past
+        a grid's edge); the texts around the Axes (subfigure titles, y labels, tick labels,
+        and the titles and x labels wider than their Axes; of the others, their height)
+        with each digit written as ``0`` (the digits of matplotlib's default font are
+        equally wide, so a zero point or a code changes no extent unless it gains or
+        loses a digit or a sign); the place of a tick label near an end of a horizontal
+        axis (it may reach past the Axes there); a text or legend on an Axes only when it
+        reaches past the Axes (inside, the layout does not see it)."""
+        from matplotlib.axes import Axes
+
+        digits = re.compile(r"[0-9]")
+        fig = self.figure
+        renderer = fig.canvas.get_renderer()
+        parts: list = [self._shapes, self.out_index]
+        texts: list[str] = []
+        for sub in fig.subfigs:
+            texts += [t.get_text() for t in sub.texts]
+        real_axis = self.relu_plot.real_axis
+        zp, scale = self.relu_plot.zero_point, self.relu_plot.scale
+        axes = [*fig.axes, real_axis]
+        for ax in axes:
+            texts.append(ax.get_ylabel())
+            box = ax.get_window_extent(renderer)
+            inner = list(ax.texts)
+            across = [ax.xaxis.label]
+            if isinstance(ax, Axes):                # not a secondary axis
+                across += [ax.title]
+                if ax.get_legend() is not None:
+                    inner.append(ax.get_legend())
+            for text in across:
+                # the height of a title or an x label; its text only when it is wider
+                # than the Axes (narrower, its width does not matter to the layout)
+                if not text.get_text():
+                    continue
+                ext = text.get_window_extent(renderer)
+                parts.append(round(ext.height, 1))
+                if ext.x0 < box.x0 or ext.x1 > box.x1:
+                    texts.append(text.get_text())
+            for artist in inner:
+                ext = artist.get_window_extent(renderer)
+                if not (box.x0 <= ext.x0 and ext.x1 <= box.x1 and box.y0 <= ext.y0
+                        and ext.y1 <= box.y1):
+                    parts.append(tuple(np.round(ext.extents - box.extents, 1)))
+            for axis in (ax.xaxis, ax.yaxis):
+                ticks = np.asarray(axis.get_majorticklocs(), dtype=float)
+                if not len(ticks):
+                    continue
+                labels = axis.get_major_formatter().format_ticks(ticks)
+                texts += list(labels)
+                if axis is ax.yaxis:
+                    continue
+                # how far each end tick is from its end of the Axes (pixels), where its
+                # label (at most about 0.35 em of 12 pt per character each side) may reach
+                if ax is real_axis:             # its limits follow the code axis at draw
+                    lo, hi = sorted((np.asarray(self.relu_plot.line_ax.get_xlim()) - zp) * scale)
+                else:
+                    lo, hi = sorted(ax.get_xlim())
+                ends = [(-1, hi - ticks[-1])]
+                if not len((self.relu_plot.line_ax if ax is real_axis else ax).get_yticks()):
+                    ends.append((0, ticks[0] - lo))     # else the y tick labels reach further
+                for k, gap in ends:
+                    px = gap / (hi - lo) * box.width
+                    if px < 0.35 * len(labels[k]) * 12 * fig.dpi / 72:
+                        parts.append((k, round(float(px), 1)))
+        parts.append(tuple(digits.sub("0", t) for t in texts))
+        return tuple(parts)
 
     # ------------------------------------------------------------ kernel-free
 

@@ -53,6 +53,8 @@ MARGIN = 0.03
 #: Room above the data of the transfer plot (a fraction of its range) for the labels of the
 #: two clamp codes.
 HEADROOM = 0.3
+#: The real-value axis shows no tick within this fraction of its length from its right end.
+END_ROOM = 0.065
 #: Largest block of codes :func:`plot_zero_point_relu` writes out.
 MAX_BLOCK = 6
 
@@ -112,8 +114,13 @@ def real_text(real: float, scale) -> str:
 def cell_points(ax, shape, margin: float = 0.0) -> float:
     """About the side (points) a cell of a grid of ``shape`` gets on ``ax``, from its slot
     before the layout (which then takes room for titles and labels, mostly above and
-    below)."""
-    box = ax.get_window_extent()
+    below): the place its grid gives it, wherever a layout has put it since (so that
+    the Axes of a figure drawn again get the text sizes of a new figure's)."""
+    spec = ax.get_subplotspec()
+    if spec is not None:
+        box = spec.get_position(ax.figure).transformed(ax.figure.transSubfigure)
+    else:
+        box = ax.get_window_extent()
     dpi = ax.figure.dpi
     rows, cols = shape
     return min(1.15 * box.width / (cols + margin), 0.85 * box.height / (rows + margin)) * 72.0 / dpi
@@ -165,9 +172,12 @@ def draw_code_panel(ax, codes, reals, *, vmin, vmax, scale=None, title="", title
 
     codes = np.asarray(codes)
     rows, cols = codes.shape
-    image = style.draw_grid(ax, codes.astype(float), vmin=vmin, vmax=vmax, annotate=False)
-    ax.set_xticks([])
+    image = style.draw_grid(ax, codes.astype(float), vmin=vmin, vmax=vmax, annotate=False,
+                            ticks=False)
+    ax.set_xticks([])       # no ticks made only to be taken away (cheaper)
     ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     ax.set_aspect("equal")
     written = {(r, c): real_text(v, scale) for (r, c), v in np.ndenumerate(reals)}
     big, small, word = text_sizes(cell_points(ax, codes.shape, INDEX_MARGIN if indices else 0),
@@ -203,7 +213,9 @@ def draw_code_panel(ax, codes, reals, *, vmin, vmax, scale=None, title="", title
                          zorder=5.5, gid="raised")
         ax.add_patch(corner)
         corners.append(corner)
-    ax.set_title(title, fontsize=title_size, color=title_color)
+    # at the top of the Axes (nothing is drawn above a code panel): no search for
+    # decorations to clear at every draw
+    ax.set_title(title, fontsize=title_size, color=title_color, y=1.0)
     items = texts.items
     return CodePanel(ax, image, labels, tuple(t for t in items if t.gid == "value"),
                      tuple(t for t in items if t.gid == "real"), window_patches, winner_patch,
@@ -521,7 +533,10 @@ def _draw_transfer(ax, scale, zp, dtype, qmin, qmax, block, fs):
     ax.set_ylabel("real value after ReLU", fontsize=fs(10.5))
     real_axis = ax.secondary_xaxis("top", functions=(lambda q: (q - zp) * scale,
                                                      lambda r: r / scale + zp))
-    real_axis.set_xticks(nice_ticks(y_lo, y_top))
+    real_ticks = nice_ticks(y_lo, y_top)
+    # no label at the right end, where it would reach past the Axes (towards the panels
+    # beside it) and a layout would make room for it, moving the plot with the zero point
+    real_axis.set_xticks(real_ticks[y_top - real_ticks >= END_ROOM * (y_top - y_lo)])
     real_axis.tick_params(labelsize=fs(9))
     real_axis.set_xlabel("real value of the input code, (q \u2212 zp)\u00b7s", fontsize=fs(10))
     verdict = verdict_text(scale, zp, qmin)

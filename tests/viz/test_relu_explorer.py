@@ -192,3 +192,60 @@ def test_every_picture_inside_as_jupyter_shows_it(changes):
 def test_picture_matches_its_baseline():
     e = ZeroPointReluExplorer(preset="4x4 mixed", dtype="int8", zero_point=-20, dpi=LOW)
     assert_matches_baseline(e.figure, "relu_explorer_4x4_int8")
+
+
+def same_picture(png_a: bytes, png_b: bytes, tmp_path, tol: float = 2) -> None:
+    from matplotlib.testing.compare import compare_images
+
+    a, b = tmp_path / "after_changes.png", tmp_path / "fresh.png"
+    a.write_bytes(png_a)
+    b.write_bytes(png_b)
+    assert compare_images(str(b), str(a), tol=tol) is None
+
+
+@pytest.mark.parametrize("settings, zero_points", [
+    ({}, [129, 130, 100, 99, 5, 128]),                # back and forth, digits gained and lost
+    ({"dtype": "int8", "zero_point": -20}, [-19, -1, 0, 3, -128, 127, -20]),
+    ({"preset": "4x4 mixed", "scale": 10.0, "zero_point": 200}, [201, 17, 255, 200]),
+])
+def test_zero_point_changes_draw_what_a_new_explorer_draws(settings, zero_points, tmp_path):
+    """The layout runs only when what it depends on changes: after any sequence of zero
+    points the picture is the one a new explorer with the same settings shows."""
+    e = ZeroPointReluExplorer(dpi=50, **settings)
+    for zp in zero_points:
+        e.zero_point.value = zp
+        assert e.error is None, e.error
+        fresh = ZeroPointReluExplorer(dpi=50, **{**settings, "zero_point": zp})
+        same_picture(e.png, fresh.png, tmp_path)
+    assert_texts_inside(e.figure)
+
+
+def test_a_save_at_another_dpi_between_changes_is_laid_out_again(tmp_path):
+    import io
+
+    e = ZeroPointReluExplorer(dpi=50)
+    e.zero_point.value = 129
+    e.figure.savefig(io.BytesIO(), dpi=40, bbox_inches="tight")   # lays the figure out again
+    e.zero_point.value = 130
+    same_picture(e.png, ZeroPointReluExplorer(dpi=50, zero_point=130).png, tmp_path)
+    e.preset.value = "4x4 mixed"                        # other grids: new Axes, laid out
+    e.zero_point.value = 131
+    same_picture(e.png, ZeroPointReluExplorer(dpi=50, preset="4x4 mixed", zero_point=131).png,
+                 tmp_path)
+
+
+def test_the_layout_stays_while_only_digits_move():
+    """Neighbouring zero points change no extent the layout sees: no layout pass (the
+    real-value axis has no label at its right end, a narrow title's width is not looked
+    at), and the pictures are those of new explorers (above)."""
+    for settings, zero_points in (({}, range(129, 160)),
+                                  ({"dtype": "int8", "zero_point": -40}, range(-39, -12))):
+        e = ZeroPointReluExplorer(dpi=LOW, **settings)
+        keys = set()
+        for zp in zero_points:
+            e.zero_point.value = zp
+            keys.add(e.layout_key())
+        assert len(keys) <= 3, len(keys)
+    ticks = e.relu_plot.real_axis.get_xticks()
+    lo, hi = (np.asarray(e.relu_plot.line_ax.get_xlim()) - e.zero_point.value) * e.scale.value
+    assert hi - max(ticks) >= 0.065 * (hi - lo)
