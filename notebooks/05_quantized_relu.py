@@ -187,7 +187,7 @@ SelfCheck("TV31: codes [[126, 120], [110, 127]], zero point 128. "
 # %% tags=["hide-input"]
 p31 = plot_zero_point_relu(0.5, 128, "uint8", codes=codes31[0, 0])
 p31.figure.set_dpi(85)  # 890 px wide: fits a slide, cell numbers stay legible
-p31.figure
+p31
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### ONNX `Relu` on integer codes (TV37)

@@ -668,8 +668,10 @@ _SLIDE_CSS = """<style>
 .reveal .widget-image { max-height: 600px; object-fit: contain; }
 /* the slide number, white on grey, at a contrast of 7:1 (reveal.js' #999 gives 2.8:1) */
 .reveal .slide-number { background-color: #4d4d4d; color: #fff; }
-/* numbers in code: a darker green than JupyterLab's #080 (4.3:1 on the code background) */
+/* numbers and comments in code: darker than JupyterLab's #080 and #408080 (4.3:1 and
+   4.2:1 on the code background) */
 .reveal .highlight :is(.m, .mb, .mf, .mh, .mi, .mo, .il) { color: #006400; }
+.reveal .highlight :is(.c, .c1, .ch, .cm, .cs, .cpf) { color: #2f5f5f; }
 </style>
 """
 

@@ -117,6 +117,14 @@ REVIEWED = {
         "the worked example is an all-padding window with dilation 3; the question asks the rule again",
     ("04_adaptive_pooling.py", "Adaptive 11 -> 3 and its workaround k=5, s=3"):
         "the 1 matched is the stride in 'fixed pool k=4 s=1' of the 7 -> 4 example, not a count",
+    ("02_output_size_rounding.py", "Output length with rounding='ceil' for I=7, K=3, S=2"):
+        "the picture above (its alt text) is I=6, whose ceil length is 3 as well; the question "
+        "is I=7",
+    ("02b_one_model_six_runtimes.py", "TV04 ([1..6], K=1, S=2, no padding): output length"):
+        "the picture above is TV03 (I=5, K=2, padding 1), whose floor length is 3; TV04 has no "
+        "padding and asks about the clip",
+    ("04_adaptive_pooling.py", "Workaround kernel and stride for adaptive pooling 10 -> 3"):
+        "the 4 and 3 matched are 'O = 4' and '7 % 4 = 3' of the 7 -> 4 example's picture",
     ("05b_requantization_rounding.py", "TV32: output (2, 2) of the quantized max pool"):
         "100 is printed as one of the input codes; which code the padded corner window returns "
         "(skip vs lowest code) is the question",

@@ -32,6 +32,7 @@ import numpy as np
 from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_int
 from . import style
+from .described import DescribedFigure
 
 __all__ = [
     "ZeroPointReluPlot",
@@ -361,7 +362,7 @@ def _pool_values(block, zp, dtype, kernel, stride, out_index):
 
 
 @dataclass(frozen=True, eq=False)
-class ZeroPointReluPlot:
+class ZeroPointReluPlot(DescribedFigure):
     """What :func:`plot_zero_point_relu` drew (and the numbers it shows).
 
     Attributes
@@ -417,6 +418,19 @@ class ZeroPointReluPlot:
     out_index: tuple | None = None
     window: tuple = ()
     winners: Mapping | None = None
+
+    @property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (the image's alt text in Jupyter)."""
+        text = (f"ReLU on {self.dtype} codes, scale {self.scale:g}, zero point "
+                f"{self.zero_point}: the right ReLU clamps at code {self.right_floor} (the real "
+                f"0), the wrong one at code {self.wrong_floor}; {self.verdict}.")
+        if self.codes is not None and self.out_index is not None:
+            i, j = self.out_index[-2:]
+            text += (f" On the block of codes, pooled cell ({i}, {j}) is "
+                     f"{int(self.pooled_right[i, j])} after the right ReLU and "
+                     f"{int(self.pooled_wrong[i, j])} after the wrong one.")
+        return text
 
     @property
     def line_ax(self):
