@@ -43,6 +43,8 @@ def test_pool_plan_counts_kernels_and_memory():
         "default": {"pool_size": 0},          # other notebooks: a kernel per page, as before
     }
     assert "--VoilaConfiguration.preheat_kernel=True" in plan.voila_options()
+    # Unix sockets: 30 kernels started at once raced for TCP ports and some died
+    assert "--KernelManager.transport=ipc" in plan.voila_options()
 
 
 @pytest.mark.parametrize("size, error", [(0, ValueError), (201, ValueError), (2.5, TypeError),
