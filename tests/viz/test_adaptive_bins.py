@@ -468,8 +468,8 @@ def test_explorer_output_size_changes_reuse_the_axes_and_match_a_fresh_explorer(
         fresh = AdaptiveBinsExplorer(dpi=LOW, **{**params, "output_size": out},
                                      out_index=(0, 1) if params.get("ndim") == 2 else 1)
         assert explorer_facts(e) == explorer_facts(fresh)
-        assert [ax.get_position().bounds for ax in e.figure.axes] == pytest.approx(
-            [ax.get_position().bounds for ax in fresh.figure.axes], abs=1e-9)
+        assert np.array([ax.get_position().bounds for ax in e.figure.axes]) == pytest.approx(
+            np.array([ax.get_position().bounds for ax in fresh.figure.axes]), abs=1e-9)
         same_picture(e.png, fresh.png, tmp_path)
         same_picture(e.png, figure_png(e.figure), tmp_path)
         assert_texts_inside(e.figure)
