@@ -359,12 +359,32 @@ def _sizing(shape, geom, fixed, show_fixed, has_values):
         return (width, (rows + 1.2) * cell_in + 0.2 * lines + 0.75 + caption), cell_in
     rows, cols = shape
     orows, ocols = geom.output_shape
-    cell_in = min(0.45, 3.6 / max(*shape, *geom.output_shape))
-    width = max(7.0, (cols + ocols + 1.2) * cell_in + 2.8)
+    cell_in = _cell_in_2d(shape, geom)
+    width = max(7.0, (cols + ocols + 1.2 + _title_room(geom, fixed, show_fixed)) * cell_in
+                + 2.8)
     panel = max(rows, orows) * cell_in + 1.35
     two = show_fixed and fixed is not None
     height = panel * (2 if two else 1) + (0.35 if two else 0.0) + (0.2 if show_fixed else 0)
     return (width, height + (0.5 if two else 0.3)), cell_in
+
+
+def _cell_in_2d(shape, geom) -> float:
+    """Inches per cell of a 2-D plot on a figure of its own."""
+    return min(0.45, 3.6 / max(*shape, *geom.output_shape))
+
+
+def _title_room(geom, fixed, show_fixed) -> float:
+    """Blank cells right of a 2-D output panel so that its left-aligned title (and the fixed
+    pool's) stays inside the panel: a 1-2 column output is narrower than its title.
+    Estimated from the longest title line at 10 pt (DejaVu Sans: about 0.6 em a
+    character)."""
+    ocols = geom.output_shape[-1]
+    n = int(np.prod(geom.output_shape))
+    longest = len("output (adaptive max)")
+    if show_fixed and fixed is not None:
+        longest = max(longest, len(f"{n} of {n} \u2260 adaptive (dashed)"))
+    need = longest * 0.6 * 10 / 72 / _cell_in_2d(geom.input_shape, geom)
+    return max(0.0, round(need - (ocols + 0.6), 2))
 
 
 def adaptive_bins_figsize(x, output_size, show_fixed: bool = False) -> tuple[float, float]:
@@ -637,6 +657,13 @@ INDEX_SIZE = style.FONT_SIZE - 1
 NAME_SIZE = 9.5
 
 
+def _widen(ax, room: float) -> None:
+    """``room`` blank cells right of a 2-D panel's cells (see :func:`_title_room`)."""
+    if room > 0:
+        lo, hi = ax.get_xlim()
+        ax.set_xlim(lo, hi + room)
+
+
 def _label_axes(ax, x, y):
     """Column indices under a 2-D panel and row indices left of it, with the axis names
     ``x`` (under the indices) and ``y`` (left of them), as one
@@ -699,6 +726,8 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
         _grid(out_ax, result, vmin=vmin, vmax=vmax, ticks=False)
         out_ax.set_title(f"output (adaptive {op})", fontsize=10, loc="left")
     _label_axes(out_ax, "j", "i")
+    room = _title_room(geom, fixed, show_fixed)
+    _widen(out_ax, room)
 
     if show_fixed and len(axes) == 4 and fixed is None:
         for extra in axes[2:]:
@@ -728,6 +757,7 @@ def _draw_2d(axes, values, geom, op, show_fixed, result, fixed, fixed_result):
                               f"adaptive (dashed)" if nbad else
                               "fixed pool output\n= adaptive output", fontsize=10, loc="left")
             _label_axes(fout_ax, "j", "i")
+            _widen(fout_ax, room)
         else:
             fout_ax.axis("off")
     return tuple(patches), "\n".join(title)
@@ -985,7 +1015,8 @@ def plot_adaptive_bins(x, output_size, out_index=None, *, op: str = "max",
                 _empty(kept)
             if fig.get_layout_engine() is None:
                 fig.set_layout_engine("constrained")
-        ratios = [shape[-1] + 0.6, geom.output_shape[-1] + 0.6]
+        room = _title_room(geom, fixed, show_fixed) if len(shape) == 2 else 0.0
+        ratios = [shape[-1] + 0.6, geom.output_shape[-1] + 0.6 + room]
         if kept is not None:
             axes = kept
             if len(shape) == 2:

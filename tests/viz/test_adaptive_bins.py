@@ -605,3 +605,16 @@ def test_explorer_1d_hides_only_the_h_sliders():
     e.ndim.value = 2
     assert all(s.layout.display != "none" for pair in (e.in_size, e.out_size, e.cell)
                for s in pair)
+
+
+@pytest.mark.parametrize("shape, out, show_fixed", [
+    ((5, 7), (3, 2), True), ((5, 7), (3, 1), True), ((4, 9), (2, 2), False),
+    ((7, 7), (1, 1), True)])
+def test_a_narrow_output_keeps_its_titles_inside(shape, out, show_fixed):
+    # a 1-2 column output is narrower than "output (adaptive max)" and the fixed pool's
+    # title: blank cells right of it keep them inside the picture, saved plainly too
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    assert_texts_inside(plot_adaptive_bins(x, out, out_index=(0, 0), show_fixed=show_fixed).figure)
+    e = AdaptiveBinsExplorer(ndim=2, input_size=shape, output_size=out, show_fixed=show_fixed)
+    assert e.error is None
+    assert_texts_inside(e.figure)
