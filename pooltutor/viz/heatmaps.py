@@ -586,15 +586,17 @@ class PoolingPlot(DescribedFigure):
         title = self.title.get_text() if self.title is not None else f"{self.result.op} pool"
         values = np.asarray(self.output_values)
         index = tuple(int(v) for v in self.out_index)[-values.ndim:]
-        cell = index[0] if len(index) == 1 else index
-        where = f"input {self.winner_cell if len(index) > 1 else self.winner_cell[-1]}" \
-            if self.winner_cell is not None else None
+        one_d = len(index) == 1                  # 1-D: cells and winners as plain numbers
+        cell = index[0] if one_d else index
         value = style.format_value(values[index])
         done = (f"; the output is filled in up to this cell ({self.computed} of {values.size})"
                 if self.progress else "")
-        rule = (f"its maximum comes from {where}" if where is not None
-                else f"the {self.result.op.replace('avg', 'average').replace('_', ' ')} of its "
-                     f"window")
+        if self.winner_cell is not None:
+            winner = self.winner_cell[-1] if one_d else self.winner_cell
+            rule = f"its maximum comes from input {winner}"
+        else:
+            op = self.result.op.replace("avg", "average").replace("_", " ")
+            rule = f"the {op} of its window"
         return (f"{title}. Input {'x'.join(map(str, np.shape(self.input_values)))}, output "
                 f"{'x'.join(map(str, values.shape))}: output cell {cell} = {value}, {rule}"
                 f"{done}; its window is outlined on the input.")
