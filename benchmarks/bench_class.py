@@ -78,8 +78,8 @@ def _wait_warm(proc, log_path: Path, timeout: float) -> tuple[float, dict]:
 def run(students: int, notebook: str, presses: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from pooltutor._notebooks import notebook_sources, notebooks_dir
-    from pooltutor.slides import resolve_notebooks
+    from pooltutor.course.notebooks import notebook_sources, notebooks_dir
+    from pooltutor.course.notebooks import resolve_notebooks
 
     stem = resolve_notebooks([notebook], notebook_sources(notebooks_dir()))[0].stem
     result: dict = {"students": students, "notebook": stem}

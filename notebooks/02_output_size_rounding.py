@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from pooltutor import frameworks, output_geometry, pool_geometry
-from pooltutor.padding_modes import PaddingModeWarning
+from pooltutor.tensorrt import PaddingModeWarning
 from pooltutor.viz.folded import folded
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
 from pooltutor.viz.padding_modes import TENSORRT_MODES, plot_padding_modes

@@ -32,7 +32,7 @@ import numpy as np
 
 from pooltutor import output_geometry, pool_geometry
 from pooltutor.comparison import compare_ceil_modes
-from pooltutor.padding_modes import PaddingModeWarning
+from pooltutor.tensorrt import PaddingModeWarning
 from pooltutor.viz.folded import folded
 from pooltutor.viz.padding_modes import plot_padding_modes
 from pooltutor.viz.selfcheck import SelfCheck

@@ -6,7 +6,7 @@ The arithmetic core imports numpy alone:
 * :mod:`pooltutor.pooling`   the vectorised max / average / adaptive engine
 * :mod:`pooltutor.reference` the loop-based oracle, written to be read
 * :mod:`pooltutor.indexing`  index layouts and :func:`convert_indices`
-* :mod:`pooltutor.padding_modes` TensorRT ``PaddingMode`` arithmetic, :func:`output_geometry`
+* :mod:`pooltutor.tensorrt` TensorRT's ``PaddingMode`` arithmetic, :func:`output_geometry`
 * :mod:`pooltutor.frameworks` one thin function per framework operator
 * :mod:`pooltutor.quant`     the quantized stage chain
 * :mod:`pooltutor.model_audit` model audit: ``pooltutor.audit(model)`` (needs ``onnx``)
@@ -40,10 +40,10 @@ _LAZY = {
     "compare_ceil_modes": "comparison",
     "RuntimeTable": "comparison",
     "dml_max_pooling2_layout": "directml",
-    "output_geometry": "padding_modes",
-    "PaddingMode": "padding_modes",
-    "mode_geometry": "padding_modes",
-    "ModeGeometry": "padding_modes",
+    "output_geometry": "tensorrt",
+    "PaddingMode": "tensorrt",
+    "mode_geometry": "tensorrt",
+    "ModeGeometry": "tensorrt",
     "frameworks": None,
     "quant": None,
     "audit": "model_audit",
@@ -55,7 +55,7 @@ _LAZY = {
     "check_max_pool": "exercises",
     "pooling": None,
     "indexing": None,
-    "padding_modes": None,
+    "tensorrt": None,
     "geometry": None,
     "comparison": None,
     "directml": None,

@@ -2,7 +2,7 @@
 
 import sys
 
-from pooltutor.cli import main
+from pooltutor.course.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1432,7 +1432,7 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
     """TensorRT ``IPoolingLayer`` under a ``PaddingMode`` (seed ``004``).
 
     The padding and the output length come from
-    :func:`pooltutor.padding_modes.output_geometry` (its mode table): the
+    :func:`pooltutor.tensorrt.output_geometry` (its mode table): the
     EXPLICIT modes use ``pre_padding`` ``B`` and ``post_padding`` ``A`` and
     round down, or up *without* a clip (the last window may start in the
     end padding); the SAME modes compute their own ``B`` and ``A``; the
@@ -1490,7 +1490,7 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
     >>> tensorrt_pooling(x, 3, 2, 3, 2, padding_mode="kSAME_LOWER")[0, 0, 0].tolist()
     [7.0, 9.0, 11.0]
     """
-    from .padding_modes import output_geometry
+    from .tensorrt import output_geometry
 
     _not_runnable(follow, "tensorrt_pooling", "TensorRT", "it needs an NVIDIA GPU")
     x = check_tensor("x", x)

@@ -22,7 +22,7 @@ from each runtime's own reading of the attributes (:data:`RUNTIMES`):
 ``tensorrt``
     onnx-tensorrt's mapping onto ``PaddingMode`` (``ceil_mode`` ->
     ``EXPLICIT_ROUND_UP``), by the header formulas of
-    :func:`pooltutor.padding_modes.output_geometry` (not run);
+    :func:`pooltutor.tensorrt.output_geometry` (not run);
 ``pytorch``
     the ``torch.nn`` module with the same attributes, or why there is none
     (asymmetric padding, padding over half the kernel, SAME padding, ...).
@@ -31,7 +31,7 @@ Every other node's output shape comes from ONNX shape inference, run on the
 input shapes *that runtime* produced upstream, so a disagreement is followed
 to the model's outputs.  No output-size formula lives here: the pooling and
 convolution lengths come from :mod:`pooltutor.geometry`, the TensorRT modes
-and the transposed lengths from :mod:`pooltutor.padding_modes`; this module
+and the transposed lengths from :mod:`pooltutor.tensorrt`; this module
 only decides, per runtime, which rule and which padding apply.
 
 Reading the model needs the ``onnx`` package (``pip install pooltutor[audit]``).
@@ -513,10 +513,10 @@ class _Attrs:
 
 @functools.lru_cache(maxsize=16384)
 def _trt_geometry(spatial, kernel, strides, pre, post, dilation, mode, layer):
-    """:func:`pooltutor.padding_modes.output_geometry`, cached (its warnings are recorded)."""
+    """:func:`pooltutor.tensorrt.output_geometry`, cached (its warnings are recorded)."""
     import warnings
 
-    from .padding_modes import output_geometry
+    from .tensorrt import output_geometry
 
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
@@ -841,7 +841,7 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
 
 def _deconv_axes(spatial, kernel, strides, dilations, pads, mode="kEXPLICIT_ROUND_DOWN",
                  output_padding=None, label="explicit"):
-    """Transposed lengths from padding_modes' deconvolution rule ``(I-1)*S + DK - (B+A)``;
+    """Transposed lengths from tensorrt's deconvolution rule ``(I-1)*S + DK - (B+A)``;
     ``output_padding`` is added to the end: it cancels end padding first (the same sum)."""
     n = len(spatial)
     op = tuple(output_padding or (0,) * n)

@@ -9,7 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pooltutor._notebooks import notebook_sources
+from pooltutor.course.notebooks import notebook_sources
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)

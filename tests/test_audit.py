@@ -24,7 +24,7 @@ from pooltutor.audit_models import (  # noqa: E402
     one_node_model,
     squeezenet1_0,
 )
-from pooltutor.cli import main  # noqa: E402
+from pooltutor.course.cli import main  # noqa: E402
 
 NODE_KEYS = {"name", "op_type", "input_shape", "attributes", "shapes", "agree", "why"}
 

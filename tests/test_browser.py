@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from pooltutor import slides
-from pooltutor._notebooks import notebook_sources
+from pooltutor.course import js_assets, slides
+from pooltutor.course.notebooks import notebook_sources
 
 # the session's deck export and the demo notebook, shared with the non-browser tests
 from process_helpers import chromium_missing, free_port, skip_without_browser, stop  # isort: skip
@@ -362,8 +362,8 @@ DECK_NAMES = [*(p.stem for p in NOTEBOOKS), DEMO_NAME]
 # ------------------------------------------------------------------ accessibility
 
 #: axe-core, the accessibility engine, pinned like the decks' JavaScript (npm tarball,
-#: checked against its sha512 by slides.fetch_js_packages)
-AXE_CORE = slides.JSPackage(
+#: checked against its sha512 by js_assets.fetch_js_packages)
+AXE_CORE = js_assets.JSPackage(
     "axe-core", "4.14.1",
     "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
     ("axe.min.js", "LICENSE"), "axe-core")
@@ -381,7 +381,7 @@ AXE_RUN = """async () => {
 def axe_script() -> str:
     import tarfile
 
-    tarball = slides.fetch_js_packages(packages=[AXE_CORE])["axe-core"]
+    tarball = js_assets.fetch_js_packages(packages=[AXE_CORE])["axe-core"]
     with tarfile.open(tarball) as tar:
         return tar.extractfile("package/axe.min.js").read().decode("utf-8")
 

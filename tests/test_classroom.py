@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pooltutor import app, classroom, cli
+from pooltutor.course import app, classroom, cli
 from process_helpers import bad_arguments_error, free_port, stop  # isort: skip
 
 TEMPLATE = classroom.template_root() / "voila" / "templates" / classroom.TEMPLATE_NAME

@@ -1,6 +1,6 @@
 """``pooltutor formulas``: the formula sheet as an HTML page and a one-page PDF.
 
-* the package copy of the sheet (``pooltutor/formulas.md``, what is printed) and the
+* the package copy of the sheet (``pooltutor/course/formulas.md``, what is printed) and the
   readable page ``docs/formulas.md`` are the same text;
 * the HTML holds every section heading and every formula of the sheet's tables;
 * the command line: ``--help``, and misuse (a path that cannot be written, no Chromium)
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pooltutor import cli, formula_sheet, slides
+from pooltutor.course import cli, formula_sheet, pdf
 from pooltutor._version import __version__
 
 # the test helpers, and the stand-in Chromium of the print_pdf tests
@@ -29,8 +29,8 @@ from test_slides_app_cli import fake_chromium  # isort: skip
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOCS_SHEET = REPO_ROOT / "docs" / "formulas.md"
-PACKAGE_SHEET = REPO_ROOT / "pooltutor" / formula_sheet.SHEET_RESOURCE
-CHROMIUM = slides.find_chromium() or "/usr/bin/chromium"
+PACKAGE_SHEET = REPO_ROOT / "pooltutor" / "course" / formula_sheet.SHEET_RESOURCE
+CHROMIUM = pdf.find_chromium() or "/usr/bin/chromium"
 #: A page object of a PDF (not the /Pages tree node).
 PAGE = rb"/Type\s*/Page[^s]"
 
@@ -38,7 +38,7 @@ PAGE = rb"/Type\s*/Page[^s]"
 def test_docs_page_is_the_package_copy():
     assert formula_sheet.sheet_markdown() == PACKAGE_SHEET.read_text(encoding="utf-8")
     assert DOCS_SHEET.read_bytes() == PACKAGE_SHEET.read_bytes(), (
-        "docs/formulas.md and pooltutor/formulas.md differ: edit one and copy it over the "
+        "docs/formulas.md and pooltutor/course/formulas.md differ: edit one and copy it over the "
         "other (the package copy is the one `pooltutor formulas` prints)")
 
 
@@ -140,15 +140,15 @@ def test_raw_html_in_the_sheet_is_shown_not_run():
 
 
 def test_the_core_never_imports_the_sheet():
-    code = ("import sys, pooltutor, pooltutor.cli; "
-            "print(sorted(m for m in ('pooltutor.formula_sheet', 'mistune') if m in sys.modules))")
+    code = ("import sys, pooltutor, pooltutor.course.cli; "
+            "print(sorted(m for m in ('pooltutor.course.formula_sheet', 'mistune') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     # cli registers the command (imports the module) but mistune waits for a page
-    assert proc.stdout.strip() in ("[]", "['pooltutor.formula_sheet']")
+    assert proc.stdout.strip() in ("[]", "['pooltutor.course.formula_sheet']")
     core = subprocess.run([sys.executable, "-c", "import sys, pooltutor; "
-                           "print('pooltutor.formula_sheet' in sys.modules)"],
+                           "print('pooltutor.course.formula_sheet' in sys.modules)"],
                           capture_output=True, text=True, timeout=60)
     assert core.stdout.strip() == "False", core.stderr
 
@@ -187,11 +187,11 @@ def test_unwritable_paths_exit_2_and_leave_nothing(tmp_path, capsys, monkeypatch
 
 def test_no_chromium_exits_2(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv(slides.CHROMIUM_ENV, raising=False)
-    monkeypatch.setattr(slides.shutil, "which", lambda name: None)
+    monkeypatch.delenv(pdf.CHROMIUM_ENV, raising=False)
+    monkeypatch.setattr(pdf.shutil, "which", lambda name: None)
     assert "no Chromium or Chrome found" in _bad(capsys, ["formulas"])
     monkeypatch.undo()
-    monkeypatch.setenv(slides.CHROMIUM_ENV, str(tmp_path / "no-such-chromium"))
+    monkeypatch.setenv(pdf.CHROMIUM_ENV, str(tmp_path / "no-such-chromium"))
     assert "is not an executable" in _bad(capsys, ["formulas", "--html", "x.html"])
     assert list(tmp_path.iterdir()) == []  # checked before anything is written
 
@@ -199,7 +199,7 @@ def test_no_chromium_exits_2(tmp_path, capsys, monkeypatch):
 def test_failing_chromium_exits_1_with_one_line(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     exe = fake_chromium(tmp_path / "bin", exit_code=5, message="cannot open display")
-    monkeypatch.setenv(slides.CHROMIUM_ENV, str(exe))
+    monkeypatch.setenv(pdf.CHROMIUM_ENV, str(exe))
     assert cli.main(["formulas", "--pdf", "out.pdf"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["pooltutor formulas: error: Chromium could not print the formula sheet "
@@ -211,7 +211,7 @@ def test_the_page_chromium_is_given(tmp_path, capsys, monkeypatch):
     """With a stand-in Chromium: it prints the sheet's HTML from a file:// URL."""
     monkeypatch.chdir(tmp_path)
     exe = fake_chromium(tmp_path / "bin")
-    monkeypatch.setenv(slides.CHROMIUM_ENV, str(exe))
+    monkeypatch.setenv(pdf.CHROMIUM_ENV, str(exe))
     assert cli.main(["formulas"]) == 0
     assert capsys.readouterr().out.startswith("wrote formulas.pdf (0 pages, ")
     import json
@@ -231,7 +231,7 @@ def printed(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("formulas")
     proc = subprocess.run(
         [sys.executable, "-m", "pooltutor", "formulas", "--html", "sheet.html"], cwd=folder,
-        env={**os.environ, slides.CHROMIUM_ENV: CHROMIUM}, capture_output=True, text=True,
+        env={**os.environ, pdf.CHROMIUM_ENV: CHROMIUM}, capture_output=True, text=True,
         timeout=240,
     )
     assert proc.returncode == 0, proc.stderr

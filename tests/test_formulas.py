@@ -1,6 +1,6 @@
 """The formula sheet: every formula on it agrees with the library on a few values.
 
-The sheet is the package copy, ``pooltutor/formulas.md`` (what ``pooltutor formulas``
+The sheet is the package copy, ``pooltutor/course/formulas.md`` (what ``pooltutor formulas``
 prints); ``docs/formulas.md`` is the same text (``tests/test_formula_sheet.py``).
 
 Each entry below is a formula exactly as the sheet writes it (checked verbatim), evaluated
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from pooltutor import quant
-from pooltutor.formula_sheet import sheet_markdown
+from pooltutor.course.formula_sheet import sheet_markdown
 from pooltutor.geometry import adaptive_bins, output_length, same_padding
 from pooltutor.indexing import convert_indices
-from pooltutor.padding_modes import mode_geometry
+from pooltutor.tensorrt import mode_geometry
 
 SHEET = sheet_markdown()
 

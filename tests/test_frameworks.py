@@ -19,7 +19,7 @@ import pytest
 
 from pooltutor import frameworks as fw
 from pooltutor import pooling
-from pooltutor.padding_modes import PaddingMode, PaddingModeWarning
+from pooltutor.tensorrt import PaddingMode, PaddingModeWarning
 
 VECTORS = {v["id"]: v for v in json.loads(
     (Path(__file__).parent / "data" / "vectors.json").read_text(encoding="utf-8"))}
@@ -666,8 +666,8 @@ def test_tensorrt_accepts_the_enum_and_any_spelling():
 
 
 def test_tensorrt_uses_the_padding_mode_table():
-    """Each mode's rule comes from padding_modes.output_geometry (no second copy)."""
-    from pooltutor.padding_modes import MODE_RULES, output_geometry
+    """Each mode's rule comes from tensorrt.output_geometry (no second copy)."""
+    from pooltutor.tensorrt import MODE_RULES, output_geometry
 
     x = np.arange(7.0).reshape(1, 1, 7)
     for mode, rule in MODE_RULES.items():

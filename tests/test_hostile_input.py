@@ -29,7 +29,7 @@ from pooltutor import frameworks as fw
 from pooltutor import geometry, quant
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.indexing import convert_indices
-from pooltutor.padding_modes import mode_geometry, output_geometry
+from pooltutor.tensorrt import mode_geometry, output_geometry
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from pooltutor.unpool import flat_unpool, max_unpool
 from pooltutor.viz.adaptive import plot_adaptive_bins

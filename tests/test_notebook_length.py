@@ -20,7 +20,7 @@ import pytest
 jupytext = pytest.importorskip("jupytext")
 from jupytext.config import load_jupytext_config  # noqa: E402
 
-from pooltutor._notebooks import notebook_sources  # noqa: E402
+from pooltutor.course.notebooks import notebook_sources  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)

@@ -19,7 +19,7 @@ jupytext = pytest.importorskip("jupytext")
 import nbformat  # noqa: E402
 from jupytext.config import load_jupytext_config  # noqa: E402
 
-from pooltutor._notebooks import (  # noqa: E402
+from pooltutor.course.notebooks import (  # noqa: E402
     JUPYTEXT_CONFIG,
     materialize_notebooks,
     notebook_sources,

@@ -239,7 +239,7 @@ def test_version_is_single_sourced():
 
 def test_console_script_and_wheel_config():
     config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
-    assert config["project"]["scripts"] == {"pooltutor": "pooltutor.cli:main"}
+    assert config["project"]["scripts"] == {"pooltutor": "pooltutor.course.cli:main"}
     wheel = config["tool"]["hatch"]["build"]["targets"]["wheel"]
     # like packages = ["pooltutor"], plus notebooks/*.py as package data (not the .ipynb)
     assert wheel["only-include"] == ["pooltutor", "notebooks"]
@@ -347,11 +347,11 @@ def test_wheel_ships_the_notebooks(wheel: Path):
     for py in (REPO_ROOT / "notebooks").glob("*.py"):
         assert f"pooltutor/notebooks/{py.name}" in names
     assert "pooltutor/notebooks/jupytext.toml" in names
-    assert "pooltutor/formulas.md" in names  # the sheet `pooltutor formulas` prints
-    assert "pooltutor/cli.py" in names and "pooltutor/__main__.py" in names
+    assert "pooltutor/course/formulas.md" in names  # the sheet `pooltutor formulas` prints
+    assert "pooltutor/course/cli.py" in names and "pooltutor/__main__.py" in names
     assert not [n for n in names if n.endswith(".ipynb")], "generated .ipynb must not ship"
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "pooltutor = pooltutor.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "pooltutor = pooltutor.course.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 @pytest.mark.slow
@@ -395,7 +395,7 @@ def test_installed_wheel_makes_the_formula_sheet(wheel: Path, tmp_path: Path):
         capture_output=True,
         timeout=300,
     )
-    code = ("import pooltutor.formula_sheet as f; print(f.__file__); "
+    code = ("import pooltutor.course.formula_sheet as f; print(f.__file__); "
             "print(f.sheet_markdown() == open(f.__file__[:-len('formula_sheet.py')] + "
             "'formulas.md', encoding='utf-8').read()); print(len(f.sheet_html()))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
@@ -404,5 +404,5 @@ def test_installed_wheel_makes_the_formula_sheet(wheel: Path, tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     where, same, size = proc.stdout.split()
     assert Path(where).is_relative_to(site) and same == "True" and int(size) > 5000
-    assert (site / "pooltutor" / "formulas.md").read_bytes() == (
+    assert (site / "pooltutor" / "course" / "formulas.md").read_bytes() == (
         REPO_ROOT / "docs" / "formulas.md").read_bytes()

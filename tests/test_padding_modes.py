@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import pooltutor
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
-from pooltutor.padding_modes import (
+from pooltutor.tensorrt import (
     MODE_RULES,
     OutputGeometry,
     PaddingMode,

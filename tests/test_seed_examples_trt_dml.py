@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from pooltutor import frameworks, pool_geometry
-from pooltutor.padding_modes import PaddingModeWarning, output_geometry
+from pooltutor.tensorrt import PaddingModeWarning, output_geometry
 from pooltutor.directml import dml_max_pooling2_layout
 
 MODES = (

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 from process_helpers import bad_arguments_error
 
-from pooltutor import app, cli, slides
-from pooltutor._notebooks import notebook_sources
+from pooltutor.course import app, cli, js_assets, slides
+from pooltutor.course.notebooks import UnknownNotebookError, notebook_sources, resolve_notebooks
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = notebook_sources(REPO_ROOT / "notebooks")
@@ -244,12 +244,12 @@ def fake_course(tmp_path) -> list[Path]:
      ("00_course", "00_course_map"), ("02_", "02_output_size_rounding")],
 )
 def test_resolve_notebooks_by_name_suffix_or_prefix(fake_course, name, stem):
-    assert [p.stem for p in slides.resolve_notebooks([name], fake_course)] == [stem]
+    assert [p.stem for p in resolve_notebooks([name], fake_course)] == [stem]
 
 
 def test_resolve_notebooks_defaults_keeps_order_and_drops_repeats(fake_course):
-    assert slides.resolve_notebooks([], fake_course) == fake_course
-    got = slides.resolve_notebooks(["01", "00", "01_window_placement"], fake_course)
+    assert resolve_notebooks([], fake_course) == fake_course
+    got = resolve_notebooks(["01", "00", "01_window_placement"], fake_course)
     assert [p.stem for p in got] == ["01_window_placement", "00_course_map"]
 
 
@@ -257,7 +257,7 @@ def test_resolve_notebooks_accepts_a_path(fake_course, tmp_path):
     other = tmp_path / "elsewhere" / "mine.ipynb"
     other.parent.mkdir()
     other.write_text("{}")
-    assert slides.resolve_notebooks([str(other)], fake_course) == [other]
+    assert resolve_notebooks([str(other)], fake_course) == [other]
 
 
 @pytest.mark.parametrize(("number", "stem", "b_stem"), [
@@ -266,14 +266,14 @@ def test_resolve_notebooks_accepts_a_path(fake_course, tmp_path):
 ])
 def test_a_whole_number_picks_its_notebook_not_its_b_part(fake_course, number, stem, b_stem):
     """"02" is 02_output_size_rounding even beside 02b_...; "02b" is the other one."""
-    assert [p.stem for p in slides.resolve_notebooks([number], fake_course)] == [stem]
-    assert [p.stem for p in slides.resolve_notebooks([number + "b"], fake_course)] == [b_stem]
+    assert [p.stem for p in resolve_notebooks([number], fake_course)] == [stem]
+    assert [p.stem for p in resolve_notebooks([number + "b"], fake_course)] == [b_stem]
 
 
 def test_the_real_course_resolves_every_split_notebook():
     """The shipped notebooks: "02"/"05" name the first part, "02b"/"05b" the second."""
     for key in ("02", "02b", "03", "03b", "05", "05b"):
-        (path,) = slides.resolve_notebooks([key])
+        (path,) = resolve_notebooks([key])
         assert path.stem.startswith(key + "_"), (key, path.stem)
 
 
@@ -283,8 +283,8 @@ def test_the_real_course_resolves_every_split_notebook():
     ("", "no notebook ''"),
 ])
 def test_resolve_notebooks_errors(fake_course, name, message):
-    with pytest.raises(slides.UnknownNotebookError, match=re.escape(message)):
-        slides.resolve_notebooks([name], fake_course)
+    with pytest.raises(UnknownNotebookError, match=re.escape(message)):
+        resolve_notebooks([name], fake_course)
 
 
 def test_export_decks_refuses_bad_arguments_before_any_work(tmp_path):
@@ -311,7 +311,7 @@ def test_app_dry_run_prepares_notebooks_and_opens_the_course_map(tmp_path, capsy
     assert cli.main(["app", "--dry-run", "--notebook-dir", str(dest), "--port", "8899",
                      "--VoilaConfiguration.theme=dark"]) == 0
     out = capsys.readouterr().out.splitlines()
-    from pooltutor import classroom
+    from pooltutor.course import classroom
 
     timeouts = " ".join(f"--{k}={v}" for k, v in classroom.CLASSROOM_TIMEOUTS.items())
     assert out[0] == (f"voila {dest.resolve()} --Voila.ip=127.0.0.1 --Voila.open_browser=False "
@@ -340,19 +340,19 @@ def test_app_dry_run_named_notebook_and_extra_notebooks_in_the_folder(tmp_path, 
 
 
 def test_online_and_offline_decks_use_the_same_pinned_versions():
-    online, offline = slides.asset_urls(False), slides.asset_urls(True)
+    online, offline = js_assets.asset_urls(False), js_assets.asset_urls(True)
     assert set(online) == set(offline) == {"reveal", "require_js", "jquery", "widgets", "mathjax"}
     for key, url in online.items():
         folder = offline[key].split("/")[1]
-        package = slides.JS_PACKAGES[folder]
+        package = js_assets.JS_PACKAGES[folder]
         assert url.startswith(f"https://unpkg.com/{package.name}@{package.version}")
         assert "@*" not in url and "^" not in url
         assert not offline[key].startswith(("http:", "https:", "/"))
-    assert slides.JS_PACKAGES["html-manager"].version == "1.0.15"
-    assert slides.JS_PACKAGES["reveal.js"].version == "4.0.2"
+    assert js_assets.JS_PACKAGES["html-manager"].version == "1.0.15"
+    assert js_assets.JS_PACKAGES["reveal.js"].version == "4.0.2"
 
 
-def _fake_package(cache: Path, files: dict[str, bytes]) -> slides.JSPackage:
+def _fake_package(cache: Path, files: dict[str, bytes]) -> js_assets.JSPackage:
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
         for name, data in files.items():
@@ -361,7 +361,7 @@ def _fake_package(cache: Path, files: dict[str, bytes]) -> slides.JSPackage:
             tar.addfile(info, io.BytesIO(data))
     blob = buf.getvalue()
     integrity = "sha512-" + base64.b64encode(hashlib.sha512(blob).digest()).decode()
-    package = slides.JSPackage("@fake/pkg", "1.0.0", integrity,
+    package = js_assets.JSPackage("@fake/pkg", "1.0.0", integrity,
                                ("dist/*.css", "dist/keep.js"), "fake")
     cache.mkdir(parents=True, exist_ok=True)
     (cache / package.tarball_name).write_bytes(blob)
@@ -373,33 +373,33 @@ def test_offline_assets_come_from_the_verified_tarball_only(tmp_path, monkeypatc
     css = b"@import url(https://fonts.googleapis.com/css?family=Lato:400);\nbody{color:red}\n"
     package = _fake_package(cache, {"dist/theme.css": css, "dist/keep.js": b"1",
                                     "dist/drop.js": b"2", "dist/sub/deep.css": b"x"})
-    monkeypatch.setattr(slides, "JS_PACKAGES", {"fake": package})
-    monkeypatch.setattr(slides, "_npm", lambda: pytest.fail("npm must not run: all are cached"))
-    lib = slides.install_offline_assets(tmp_path / "out", cache)
+    monkeypatch.setattr(js_assets, "JS_PACKAGES", {"fake": package})
+    monkeypatch.setattr(js_assets, "_npm", lambda: pytest.fail("npm must not run: all are cached"))
+    lib = js_assets.install_offline_assets(tmp_path / "out", cache)
     files = sorted(p.relative_to(lib).as_posix() for p in lib.rglob("*") if p.is_file())
     assert files == ["fake/.version", "fake/dist/keep.js", "fake/dist/theme.css"]
     assert (lib / "fake/dist/theme.css").read_text() == "\nbody{color:red}\n"  # no Google fonts
     # a second call finds the stamp and does nothing (the tarball may even be gone)
     (cache / package.tarball_name).unlink()
-    assert slides.install_offline_assets(tmp_path / "out", cache) == lib
+    assert js_assets.install_offline_assets(tmp_path / "out", cache) == lib
 
 
 def test_a_tampered_tarball_is_refused_and_removed(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     package = _fake_package(cache, {"dist/keep.js": b"1"})
-    tampered = slides.JSPackage(package.name, package.version, "sha512-" + "A" * 86 + "==",
+    tampered = js_assets.JSPackage(package.name, package.version, "sha512-" + "A" * 86 + "==",
                                 package.files, package.folder)
-    monkeypatch.setattr(slides, "JS_PACKAGES", {"fake": tampered})
+    monkeypatch.setattr(js_assets, "JS_PACKAGES", {"fake": tampered})
     with pytest.raises(slides.SlidesError, match="is not @fake/pkg@1.0.0 as published"):
-        slides.install_offline_assets(tmp_path / "out", cache)
+        js_assets.install_offline_assets(tmp_path / "out", cache)
     assert not (cache / package.tarball_name).exists()
     assert not (tmp_path / "out" / "lib" / "fake").exists()
 
 
 def test_missing_npm_is_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(slides.shutil, "which", lambda name: None)
+    monkeypatch.setattr(js_assets.shutil, "which", lambda name: None)
     with pytest.raises(slides.SlidesError, match=r"npm \(Node.js\) was not found"):
-        slides.fetch_js_packages(tmp_path / "empty-cache")
+        js_assets.fetch_js_packages(tmp_path / "empty-cache")
 
 
 # ------------------------------------------------------------ exported decks
@@ -453,7 +453,7 @@ def test_deck_is_complete_and_offline(decks: Path, name: str):
             assert local.is_file(), f"<{tag} {attr}={url!r}> is missing"
     assert "@import url(http" not in text
     # the scripts it loads (through require.js and the widget loader) are local files
-    for url in slides.asset_urls(True).values():
+    for url in js_assets.asset_urls(True).values():
         target = decks / url.split("?")[0]
         assert target.is_file() or (target / "dist" / "reveal.js").is_file(), url
         assert url in text or url.split("?")[0] in text
@@ -489,8 +489,8 @@ def test_demo_deck_follows_the_tags(decks: Path):
 
 @pytest.mark.slow
 def test_offline_lib_is_small_and_pinned(decks: Path):
-    lib = decks / slides.LIB_DIR
-    for package in slides.JS_PACKAGES.values():
+    lib = decks / js_assets.LIB_DIR
+    for package in js_assets.JS_PACKAGES.values():
         assert (lib / package.folder / ".version").read_text().strip() == package.stamp
     css = "".join(p.read_text(encoding="utf-8") for p in lib.rglob("*.css"))
     assert "fonts.googleapis.com" not in css

@@ -17,7 +17,7 @@ import pytest
 from pooltutor import frameworks as fw
 from pooltutor import quant
 from pooltutor.indexing import INDEX_LAYOUTS, convert_indices
-from pooltutor.padding_modes import output_geometry
+from pooltutor.tensorrt import output_geometry
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 from pooltutor.unpool import flat_unpool, max_unpool
 

@@ -14,7 +14,7 @@ def test_every_listed_name_resolves_and_is_documented():
 
 
 def test_core_import_pulls_in_neither_matplotlib_nor_ipywidgets():
-    code = ("import sys, pooltutor, pooltutor.frameworks, pooltutor.quant, pooltutor.padding_modes;"
+    code = ("import sys, pooltutor, pooltutor.frameworks, pooltutor.quant, pooltutor.tensorrt;"
             "bad = [m for m in ('matplotlib', 'ipywidgets') if m in sys.modules];"
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from pooltutor.errors import PoolTutorError
 from pooltutor.viz.padding_explorer import MODE_SETS, PaddingModeExplorer, padding_mode_frames
-from pooltutor.padding_modes import mode_geometry
+from pooltutor.tensorrt import mode_geometry
 
 def _png_ok(data) -> bool:
     return bytes(data[:8]) == b"\x89PNG\r\n\x1a\n"

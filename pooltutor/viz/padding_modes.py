@@ -13,7 +13,7 @@ The rows share one Axes (or get one each, ``ax=[...]``); the labels are
 written in a column at the left of that Axes, inside it, and the title is its
 title, so that a plain ``savefig`` and Jupyter's ``bbox_inches="tight"``
 keep all of it.  The numbers come from the core only
-(:func:`pooltutor.padding_modes.mode_geometry`).  A mode that rejects the
+(:func:`pooltutor.tensorrt.mode_geometry`).  A mode that rejects the
 combination (a CAFFE pooling whose last window still starts in padding, a
 window larger than the padded input) shows the reason in its row instead of
 raising.
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
-from ..padding_modes import TENSORRT_MODES, ModeGeometry, mode_geometry, mode_name
+from ..tensorrt import TENSORRT_MODES, ModeGeometry, mode_geometry, mode_name
 from . import style
 from .described import DescribedFigure
 from .heatmaps import PAD_RULE_TEXT
@@ -73,7 +73,7 @@ class PaddingModesPlot(DescribedFigure):
     axes : dict
         Mode name -> the Axes its row is drawn in (in the order of ``modes``).
     geometries : dict
-        Mode name -> :class:`~pooltutor.padding_modes.ModeGeometry`, or None when the
+        Mode name -> :class:`~pooltutor.tensorrt.ModeGeometry`, or None when the
         mode rejected the combination.
     errors : dict
         Mode name -> the reason it rejected the combination (only rejected modes).
@@ -421,7 +421,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         ``B`` and ``A``; CAFFE modes use ``B`` on both sides.
     modes : sequence
         TensorRT padding modes (names in any case, ``k`` prefix allowed, or
-        :class:`~pooltutor.padding_modes.PaddingMode` members) and/or engine
+        :class:`~pooltutor.tensorrt.PaddingMode` members) and/or engine
         rules ``"floor"``, ``"ceil"``, ``"ceil_torch"``, ``"floor_clip"``,
         ``"caffe"`` (which use ``pre_padding`` / ``post_padding`` as given).
     pad_taps : {'neg_inf', 'skip', 'lowest'}

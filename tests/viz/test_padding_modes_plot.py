@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.testing.compare import compare_images
 
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
-from pooltutor.padding_modes import TENSORRT_MODES, mode_geometry, output_geometry
+from pooltutor.tensorrt import TENSORRT_MODES, mode_geometry, output_geometry
 from pooltutor.viz.explorer import new_figure
 from pooltutor.viz.padding_explorer import MODE_SETS, PaddingModeExplorer
 from pooltutor.viz.padding_modes import MIN_CELL_TEXT, plot_padding_modes

@@ -20,13 +20,16 @@ import os
 import shutil
 import sys
 import sysconfig
+from collections.abc import Sequence
 from pathlib import Path
 
 __all__ = [
     "NotebooksNotFoundError",
+    "UnknownNotebookError",
     "materialize_notebooks",
     "notebook_sources",
     "notebooks_dir",
+    "resolve_notebooks",
     "user_notebooks_dir",
     "working_dir",
 ]
@@ -36,7 +39,8 @@ USER_DIR_ENV = "POOLTUTOR_NOTEBOOKS_DIR"
 #: jupytext configuration file name (pairs ``ipynb`` with ``py:percent``).
 JUPYTEXT_CONFIG = "jupytext.toml"
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+# the installed package directory (pooltutor/): wheels carry the notebooks in pooltutor/notebooks
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 class NotebooksNotFoundError(FileNotFoundError):
@@ -224,3 +228,60 @@ def materialize_notebooks(
         say(f"wrote {ipynb}")
         written.append(ipynb)
     return written
+
+
+class UnknownNotebookError(ValueError):
+    """A notebook name that matches no course notebook (a usage error)."""
+
+
+def _available(source: Path | None = None) -> list[Path]:
+    try:
+        return notebook_sources(source if source is not None else notebooks_dir())
+    except NotebooksNotFoundError:
+        return []
+
+
+def resolve_notebooks(names: Sequence[str], available: Sequence[Path] | None = None) -> list[Path]:
+    """Turn command-line notebook names into notebook files.
+
+    A name is the path of a ``.py`` / ``.ipynb`` notebook, or a course
+    notebook's name with or without ``.py`` / ``.ipynb``, or the start of
+    exactly one (``01`` for ``01_window_placement``).  No names: every
+    course notebook.
+
+    Raises
+    ------
+    UnknownNotebookError
+        For a name that matches none (or several) of ``available``; the
+        message lists them.
+    """
+    available = list(_available() if available is None else available)
+    if not names:
+        if not available:
+            raise UnknownNotebookError("no course notebooks found")
+        return available
+    stems = {p.stem: p for p in available}
+    listed = ", ".join(stems) or "none"
+    found: list[Path] = []
+    for name in names:
+        path = Path(name).expanduser()
+        if path.suffix in (".py", ".ipynb") and path.is_file():
+            found.append(path)
+            continue
+        key = name[: -len(path.suffix)] if path.suffix in (".py", ".ipynb") else name
+        if key in stems:
+            found.append(stems[key])
+            continue
+        matches = [stem for stem in stems if stem.startswith(key)] if key else []
+        if len(matches) > 1:
+            # a whole number picks its notebook: "03" is 03_..., not 03b_...
+            exact = [stem for stem in matches if stem.startswith(key + "_")]
+            matches = exact if len(exact) == 1 else matches
+        if len(matches) == 1:
+            found.append(stems[matches[0]])
+        elif matches:
+            raise UnknownNotebookError(f"notebook {name!r} is ambiguous: it starts "
+                                       f"{', '.join(matches)}")
+        else:
+            raise UnknownNotebookError(f"no notebook {name!r}; available: {listed}")
+    return list(dict.fromkeys(found))

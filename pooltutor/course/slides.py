@@ -33,53 +33,48 @@ whole ``<out>`` folder to the classroom machine and open a deck from disk.
 ``<out>/<name>.pdf`` with headless Chromium (reveal.js' ``?print-pdf`` view).
 
 The heavy imports (jupytext, nbclient, nbconvert) happen inside the
-functions, so ``import pooltutor.cli`` stays cheap.
+functions, so ``import pooltutor.course.cli`` stays cheap.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
-import fnmatch
-import hashlib
 import html
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from pooltutor._notebooks import NotebooksNotFoundError, notebook_sources, notebooks_dir
+from pooltutor.course.errors import SlidesError
+from pooltutor.course.js_assets import (
+    JS_CACHE_ENV,
+    LIB_DIR,
+    REVEAL_THEME,
+    asset_urls,
+    install_offline_assets,
+    size_text,
+    tree_size,
+)
+from pooltutor.course.notebooks import UnknownNotebookError, resolve_notebooks
+from pooltutor.course.pdf import CHROMIUM_ENV, chromium_print, find_chromium
 
 __all__ = [
     "DECK_SUFFIX",
-    "JS_PACKAGES",
     "REMOVE_CELL_TAGS",
     "REMOVE_INPUT_TAGS",
     "REMOVE_OUTPUT_TAGS",
     "Deck",
-    "JSPackage",
     "SlidesError",
-    "UnknownNotebookError",
     "accessibility_js",
-    "chromium_print",
-    "default_js_cache",
     "export_deck",
     "export_decks",
-    "fetch_js_packages",
-    "find_chromium",
-    "install_offline_assets",
     "print_pdf",
     "register",
-    "resolve_notebooks",
 ]
 
 #: Suffix of an exported deck (git-ignored by the project's ``.gitignore``).
@@ -88,378 +83,8 @@ DECK_SUFFIX = ".slides.html"
 REMOVE_INPUT_TAGS = frozenset({"hide-input", "remove-input"})
 REMOVE_CELL_TAGS = frozenset({"remove-cell"})
 REMOVE_OUTPUT_TAGS = frozenset({"remove-output"})
-#: Folder, inside the output folder, that holds an offline deck's JavaScript.
-LIB_DIR = "lib"
-#: Environment variable naming the npm tarball cache.
-JS_CACHE_ENV = "POOLTUTOR_JS_CACHE"
-#: Environment variable naming a Chromium / Chrome executable for ``--pdf``.
-CHROMIUM_ENV = "POOLTUTOR_CHROMIUM"
-CDN = "https://unpkg.com"
-#: reveal.js theme (nbconvert's default); its Google-fonts imports are removed offline.
-REVEAL_THEME = "simple"
-#: MathJax 2 combined configuration: SVG output needs no web fonts (which
-#: Chromium refuses to load from file:// pages).
-MATHJAX_CONFIG = "TeX-AMS_SVG-full,Safe"
 #: Seconds a cell may run while a deck is built.
 DEFAULT_TIMEOUT = 300
-
-
-class SlidesError(RuntimeError):
-    """A deck could not be built (a failing cell, npm missing, a bad tarball...)."""
-
-
-class UnknownNotebookError(ValueError):
-    """A notebook name that matches no course notebook (a usage error)."""
-
-
-# ------------------------------------------------------------ JS packages
-
-
-@dataclass(frozen=True)
-class JSPackage:
-    """One npm package an offline deck needs, pinned by version and tarball hash.
-
-    Parameters
-    ----------
-    name : str
-        The npm package name.
-    version : str
-        The exact version (also used in the CDN URLs of online decks).
-    integrity : str
-        ``sha512-<base64>`` of the tarball, as the npm registry lists it.
-    files : tuple of str
-        ``fnmatch`` patterns of the package files a deck needs (paths
-        inside the package, ``/``-separated).
-    folder : str
-        Where they go, under ``<out>/lib/``.
-
-    >>> p = JSPackage("@scope/pkg", "1.2.3", "sha512-x", ("dist/*.js", "fonts/**"), "pkg")
-    >>> p.spec, p.tarball_name, p.cdn_url("dist/a.js")
-    ('@scope/pkg@1.2.3', 'scope-pkg-1.2.3.tgz', 'https://unpkg.com/@scope/pkg@1.2.3/dist/a.js')
-    >>> p.wants("dist/a.js"), p.wants("dist/sub/a.js"), p.wants("dist/a.map")
-    (True, False, False)
-    >>> p.wants("fonts/a/b/c.js"), p.wants("fonts")
-    (True, False)
-    """
-
-    name: str
-    version: str
-    integrity: str
-    files: tuple[str, ...]
-    folder: str
-
-    @property
-    def spec(self) -> str:
-        return f"{self.name}@{self.version}"
-
-    @property
-    def stamp(self) -> str:
-        """What ``<out>/lib/<folder>/.version`` holds: the spec and a hash of :attr:`files`."""
-        digest = hashlib.sha256("\n".join(self.files).encode()).hexdigest()[:12]
-        return f"{self.spec} {digest}"
-
-    @property
-    def tarball_name(self) -> str:
-        """The file name ``npm pack`` gives the tarball."""
-        return f"{self.name.lstrip('@').replace('/', '-')}-{self.version}.tgz"
-
-    def cdn_url(self, path: str) -> str:
-        return f"{CDN}/{self.spec}/{path}"
-
-    def wants(self, path: str) -> bool:
-        """True if ``path`` matches one of :attr:`files`.
-
-        ``*`` stays inside one folder; a final ``/**`` takes everything below.
-        """
-        parts = path.split("/")
-        for pattern in self.files:
-            pieces = pattern.split("/")
-            if pieces[-1] == "**":
-                pieces = pieces[:-1]
-                if len(parts) <= len(pieces):
-                    continue
-            elif len(parts) != len(pieces):
-                continue
-            pairs = zip(parts[: len(pieces)], pieces, strict=True)
-            if all(fnmatch.fnmatchcase(part, piece) for part, piece in pairs):
-                return True
-        return False
-
-
-#: The JavaScript of a deck.  Versions: reveal.js 4.0.2 is what nbconvert's
-#: reveal template is written for; html-manager 1.0.15 renders ipywidgets 8
-#: widget state (tried with ipywidgets 8.1.9); MathJax 2 is what nbconvert's
-#: MathJax configuration speaks.
-JS_PACKAGES: dict[str, JSPackage] = {
-    p.folder: p
-    for p in (
-        JSPackage(
-            "reveal.js", "4.0.2",
-            "sha512-LWZSUenufF1gpD7npxJ7KfoQQFKgc1D6XrLTFgKlwWNP1BQ74hT48KONFWMAw+8R/QUeaScCLCLrBVHDfFIEiw==",
-            ("dist/reveal.css", "dist/reveal.js", f"dist/theme/{REVEAL_THEME}.css",
-             "plugin/notes/notes.js", "LICENSE"),
-            "reveal.js",
-        ),
-        JSPackage(
-            "requirejs", "2.3.6",
-            "sha512-ipEzlWQe6RK3jkzikgCupiTbTvm4S0/CAU5GlgptkN5SO6F3u0UD0K18wy6ErDqiCyP4J4YYe1HuAShvsxePLg==",
-            ("require.js",),
-            "requirejs",
-        ),
-        JSPackage(
-            "jquery", "3.8.0",
-            "sha512-AOYt0viqPysMUTq45O8gF9DuOnBT3Il/8WtM/TT8z/2QeGsZ70ImwSJtNFxznn2R71v8yIgaEunOGo82OY/f0g==",
-            ("dist/jquery.min.js", "LICENSE.txt"),
-            "jquery",
-        ),
-        JSPackage(
-            "@jupyter-widgets/html-manager", "1.0.15",
-            "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
-            ("dist/embed-amd.js", "dist/*.woff2", "dist/*.woff", "dist/embed.js.LICENSE.txt"),
-            "html-manager",
-        ),
-        JSPackage(
-            "mathjax", "2.7.9",
-            "sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2IHcAl/wJa+5+BQ==",
-            ("MathJax.js", "LICENSE", "config/TeX-AMS_SVG-full.js", "config/Safe.js",
-             "extensions/*.js", "extensions/TeX/*.js", "jax/input/TeX/*",
-             "jax/element/mml/*", "jax/element/mml/optable/*", "jax/output/SVG/*.js",
-             "jax/output/SVG/autoload/*", "jax/output/SVG/fonts/TeX/**",
-             "localization/en/*"),
-            "mathjax",
-        ),
-    )
-}
-
-# where the deck's template finds each asset, inside its package
-_ASSET_PATHS = {
-    "reveal": ("reveal.js", ""),
-    "require_js": ("requirejs", "require.js"),
-    "jquery": ("jquery", "dist/jquery.min.js"),
-    "widgets": ("html-manager", "dist/embed-amd.js"),
-    "mathjax": ("mathjax", f"MathJax.js?config={MATHJAX_CONFIG}"),
-}
-
-
-def asset_urls(offline: bool, lib: str = LIB_DIR) -> dict[str, str]:
-    """URLs of the deck's JavaScript: the pinned CDN files, or relative paths into ``lib``.
-
-    >>> asset_urls(False)["reveal"]
-    'https://unpkg.com/reveal.js@4.0.2'
-    >>> asset_urls(True)["widgets"]
-    'lib/html-manager/dist/embed-amd.js'
-    """
-    urls = {}
-    for key, (folder, path) in _ASSET_PATHS.items():
-        package = JS_PACKAGES[folder]
-        if offline:
-            url = f"{lib}/{folder}/{path}" if path else f"{lib}/{folder}"
-        else:
-            url = package.cdn_url(path) if path else f"{CDN}/{package.spec}"
-        urls[key] = url
-    return urls
-
-
-def default_js_cache() -> Path:
-    """The npm tarball cache: ``$POOLTUTOR_JS_CACHE``, else ``~/.cache/pooltutor/js``.
-
-    (``$XDG_CACHE_HOME`` replaces ``~/.cache`` when set.)
-    """
-    override = os.environ.get(JS_CACHE_ENV)
-    if override:
-        return Path(override).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base).expanduser() / "pooltutor" / "js"
-
-
-def _sha512(path: Path) -> str:
-    digest = hashlib.sha512()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return "sha512-" + base64.b64encode(digest.digest()).decode()
-
-
-def _npm() -> str:
-    for name in ("npm", "npm.cmd"):
-        found = shutil.which(name)
-        if found:
-            return found
-    raise SlidesError(
-        "offline decks need the npm packages "
-        + ", ".join(p.spec for p in JS_PACKAGES.values())
-        + ": npm (Node.js) was not found; install Node.js, or put the tarballs from"
-        " 'npm pack' into the --js-cache folder"
-    )
-
-
-def fetch_js_packages(cache: str | os.PathLike[str] | None = None, *,
-                      packages: Sequence[JSPackage] | None = None,
-                      log: Callable[[str], None] | None = None) -> dict[str, Path]:
-    """Make sure every :data:`JS_PACKAGES` tarball (or every one of ``packages``) is in
-    ``cache``; return their paths by folder.
-
-    Missing tarballs are fetched from the npm registry with ``npm pack``;
-    every tarball, new or cached, must match its pinned sha512 (a mismatch
-    removes the file and raises :class:`SlidesError`).
-    """
-    cache = Path(cache) if cache is not None else default_js_cache()
-    cache.mkdir(parents=True, exist_ok=True)
-    packages = tuple(JS_PACKAGES.values()) if packages is None else tuple(packages)
-    missing = [p for p in packages if not (cache / p.tarball_name).is_file()]
-    if missing:
-        npm = _npm()
-        if log:
-            log(f"fetching {', '.join(p.spec for p in missing)} from the npm registry into {cache}")
-        with tempfile.TemporaryDirectory(dir=cache, prefix=".npm-pack-") as tmp:
-            proc = subprocess.run(
-                [npm, "pack", *(p.spec for p in missing), "--pack-destination", tmp,
-                 "--silent", "--no-fund", "--no-audit"],
-                cwd=tmp, capture_output=True, text=True, timeout=600, check=False,
-            )
-            if proc.returncode != 0:
-                reason = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-                raise SlidesError(f"'npm pack {' '.join(p.spec for p in missing)}' failed "
-                                  f"(exit {proc.returncode}): {reason}")
-            for package in missing:
-                got = Path(tmp) / package.tarball_name
-                if not got.is_file():
-                    raise SlidesError(f"npm pack did not write {package.tarball_name}")
-                os.replace(got, cache / package.tarball_name)
-    paths = {}
-    for package in packages:
-        tarball = cache / package.tarball_name
-        actual = _sha512(tarball)
-        if actual != package.integrity:
-            tarball.unlink()
-            raise SlidesError(f"{tarball} is not {package.spec} as published (sha512 "
-                              f"{actual[:23]}... instead of {package.integrity[:23]}...); "
-                              "removed it, run again to fetch it anew")
-        paths[package.folder] = tarball
-    return paths
-
-
-_GOOGLE_FONTS = re.compile(r"@import\s+url\(\s*['\"]?https?://[^)]*\)\s*;?")
-
-
-def _extract(package: JSPackage, tarball: Path, dest: Path) -> int:
-    """Extract the files ``package`` wants from ``tarball`` into ``dest``; return their count."""
-    count = 0
-    with tarfile.open(tarball, "r:gz") as tar:
-        for member in tar.getmembers():
-            parts = PurePosixPath(member.name).parts
-            if not member.isfile() or len(parts) < 2 or ".." in parts:
-                continue
-            inner = "/".join(parts[1:])  # npm tarballs put everything under package/
-            if not package.wants(inner):
-                continue
-            target = dest.joinpath(*parts[1:])
-            target.parent.mkdir(parents=True, exist_ok=True)
-            source = tar.extractfile(member)
-            assert source is not None
-            data = source.read()
-            if inner.endswith(".css"):
-                data = _GOOGLE_FONTS.sub("", data.decode("utf-8")).encode("utf-8")
-            target.write_bytes(data)
-            count += 1
-    return count
-
-
-def install_offline_assets(out: str | os.PathLike[str], cache: str | os.PathLike[str] | None = None,
-                           *, log: Callable[[str], None] | None = None) -> Path:
-    """Copy the JavaScript an offline deck needs into ``<out>/lib``; return that folder.
-
-    A package already installed at the pinned version (its ``.version``
-    stamp) is left alone.
-    """
-    lib = Path(out) / LIB_DIR
-    stale = [p for p in JS_PACKAGES.values()
-             if _read(lib / p.folder / ".version") != p.stamp]
-    if not stale:
-        return lib
-    tarballs = fetch_js_packages(cache, log=log)
-    for package in stale:
-        dest = lib / package.folder
-        if dest.exists():
-            shutil.rmtree(dest)
-        count = _extract(package, tarballs[package.folder], dest)
-        if count == 0:
-            raise SlidesError(f"{package.spec}: none of {package.files} is in its tarball")
-        (dest / ".version").write_text(package.stamp + "\n", encoding="utf-8")
-    if log:
-        log(f"JavaScript for offline decks in {lib} ({_size_text(_tree_size(lib))})")
-    return lib
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-
-
-def _tree_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-
-
-def _size_text(n: int) -> str:
-    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
-
-
-# ---------------------------------------------------------------- notebooks
-
-
-def _available(source: Path | None = None) -> list[Path]:
-    try:
-        return notebook_sources(source if source is not None else notebooks_dir())
-    except NotebooksNotFoundError:
-        return []
-
-
-def resolve_notebooks(names: Sequence[str], available: Sequence[Path] | None = None) -> list[Path]:
-    """Turn command-line notebook names into notebook files.
-
-    A name is the path of a ``.py`` / ``.ipynb`` notebook, or a course
-    notebook's name with or without ``.py`` / ``.ipynb``, or the start of
-    exactly one (``01`` for ``01_window_placement``).  No names: every
-    course notebook.
-
-    Raises
-    ------
-    UnknownNotebookError
-        For a name that matches none (or several) of ``available``; the
-        message lists them.
-    """
-    available = list(_available() if available is None else available)
-    if not names:
-        if not available:
-            raise UnknownNotebookError("no course notebooks found")
-        return available
-    stems = {p.stem: p for p in available}
-    listed = ", ".join(stems) or "none"
-    found: list[Path] = []
-    for name in names:
-        path = Path(name).expanduser()
-        if path.suffix in (".py", ".ipynb") and path.is_file():
-            found.append(path)
-            continue
-        key = name[: -len(path.suffix)] if path.suffix in (".py", ".ipynb") else name
-        if key in stems:
-            found.append(stems[key])
-            continue
-        matches = [stem for stem in stems if stem.startswith(key)] if key else []
-        if len(matches) > 1:
-            # a whole number picks its notebook: "03" is 03_..., not 03b_...
-            exact = [stem for stem in matches if stem.startswith(key + "_")]
-            matches = exact if len(exact) == 1 else matches
-        if len(matches) == 1:
-            found.append(stems[matches[0]])
-        elif matches:
-            raise UnknownNotebookError(f"notebook {name!r} is ambiguous: it starts "
-                                       f"{', '.join(matches)}")
-        else:
-            raise UnknownNotebookError(f"no notebook {name!r}; available: {listed}")
-    return list(dict.fromkeys(found))
 
 
 def _read_notebook(path: Path):
@@ -681,7 +306,7 @@ def accessibility_js() -> str:
     Voila template's ``accessibility.js``, also put in every deck)."""
     from importlib.resources import files
 
-    return (files("pooltutor") / "voila_templates" / "voila" / "templates" / "pooltutor"
+    return (files("pooltutor.course") / "voila_templates" / "voila" / "templates" / "pooltutor"
             / "accessibility.js").read_text(encoding="utf-8")
 
 
@@ -861,7 +486,7 @@ def export_decks(notebooks: Sequence[str | os.PathLike[str]], out: str | os.Path
             async with gate:
                 deck = await _build(path, out, offline, timeout)
                 if log:
-                    log(f"wrote {deck.path} ({deck.slides} slides, {_size_text(deck.size)}, "
+                    log(f"wrote {deck.path} ({deck.slides} slides, {size_text(deck.size)}, "
                         f"{deck.seconds:.1f} s)")
                 return deck
 
@@ -907,58 +532,6 @@ def _write_index(out: Path, decks: Sequence[Deck]) -> None:
 
 
 # --------------------------------------------------------------------- PDF
-
-
-def find_chromium() -> str | None:
-    """``$POOLTUTOR_CHROMIUM``, else chromium / chromium-browser / google-chrome on PATH."""
-    override = os.environ.get(CHROMIUM_ENV)
-    if override:
-        return override
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def chromium_print(url: str, pdf: str | os.PathLike[str], *, chromium: str | None = None,
-                   budget_ms: int = 15000, what: str | None = None) -> Path:
-    """Print the page at ``url`` to ``pdf`` with headless Chromium; return the PDF path.
-
-    The one Chromium call of the package (:func:`print_pdf` for decks,
-    :func:`pooltutor.formula_sheet.write_pdf` for the formula sheet): a
-    throw-away profile, no network services, no header and footer, and
-    ``budget_ms`` of virtual time for the page to load its scripts.  The page
-    decides the paper size with a CSS ``@page`` rule (Letter without one).
-    ``chromium`` defaults to :func:`find_chromium`; ``what`` names the page in
-    the error message (default: ``url``).  Raises :class:`SlidesError` when
-    no Chromium is found, it cannot be started, or it writes no PDF.
-    """
-    pdf = Path(pdf)
-    what = what or url
-    exe = chromium or find_chromium()
-    if exe is None:
-        raise SlidesError(f"--pdf needs Chromium or Chrome: none found (set ${CHROMIUM_ENV})")
-    from pooltutor.cli import running_as_root
-
-    with tempfile.TemporaryDirectory(prefix="pooltutor-chromium-") as profile:
-        argv = [exe, "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-quic", f"--user-data-dir={profile}", "--no-pdf-header-footer",
-                f"--virtual-time-budget={budget_ms}", f"--print-to-pdf={pdf.resolve()}", url]
-        if running_as_root():
-            argv.insert(1, "--no-sandbox")
-        if pdf.exists():
-            pdf.unlink()
-        try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise SlidesError(f"Chromium ({exe}) could not print {what}: {exc}") from None
-    if proc.returncode != 0 or not pdf.is_file():
-        reason = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-        raise SlidesError(f"Chromium could not print {what} "
-                          f"(exit {proc.returncode}): {reason}")
-    return pdf
 
 
 def print_pdf(deck: str | os.PathLike[str], pdf: str | os.PathLike[str] | None = None, *,
@@ -1031,7 +604,7 @@ def _info(message: str) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``pooltutor slides``: resolve, execute, export (and print); exit status."""
-    from pooltutor.cli import CLIError
+    from pooltutor.course.cli import CLIError
 
     try:
         notebooks = resolve_notebooks(args.notebooks)
@@ -1052,14 +625,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.pdf:
             for deck in decks:
                 pdf = print_pdf(deck.path, chromium=chromium)
-                _info(f"wrote {pdf} ({_size_text(pdf.stat().st_size)})")
+                _info(f"wrote {pdf} ({size_text(pdf.stat().st_size)})")
     except SlidesError as exc:
         raise CLIError(str(exc)) from None
     except OSError as exc:
         raise CLIError(f"cannot write the decks to {args.out}: {exc}") from None
     total = sum(d.size for d in decks)
     lib = args.out / LIB_DIR
-    extra = f" + {LIB_DIR}/ {_size_text(_tree_size(lib))}" if offline and lib.is_dir() else ""
-    print(f"{len(decks)} deck(s) in {args.out} ({_size_text(total)}{extra}); "
+    extra = f" + {LIB_DIR}/ {size_text(tree_size(lib))}" if offline and lib.is_dir() else ""
+    print(f"{len(decks)} deck(s) in {args.out} ({size_text(total)}{extra}); "
           f"open {args.out / 'index.html'}")
     return 0

@@ -4,35 +4,29 @@ Usage::
 
     pooltutor --version
     pooltutor lab [--port N] [--no-browser] [--notebook-dir DIR] [--dry-run] [JUPYTER OPTIONS]
-    pooltutor app [NOTEBOOK] [--port N] [--no-browser] ...      (pooltutor.app: Voila)
-    pooltutor slides [NOTEBOOK ...] [--out DIR] [--offline] ... (pooltutor.slides: reveal.js)
-    pooltutor formulas [--pdf FILE] [--html FILE]               (pooltutor.formula_sheet: PDF)
+    pooltutor app [NOTEBOOK] [--port N] [--no-browser] ...      (pooltutor.course.app: Voila)
+    pooltutor slides [NOTEBOOK ...] [--out DIR] [--offline] ... (pooltutor.course.slides: reveal.js)
+    pooltutor formulas [--pdf FILE] [--html FILE]               (pooltutor.course.formula_sheet: PDF)
     pooltutor audit MODEL.onnx [--input-shape NAME=1,3,224,224 ...] [--json] [--html FILE]
 
 ``pooltutor lab`` writes ``.ipynb`` notebooks from the jupytext ``.py`` sources
-(see :mod:`pooltutor._notebooks`) and opens JupyterLab on them, bound to
+(see :mod:`pooltutor.course.notebooks`) and opens JupyterLab on them, bound to
 127.0.0.1.  Options of the form ``--Class.trait=value`` and everything after
 ``--`` are passed to JupyterLab unchanged.
 
-Adding a subcommand
--------------------
-Write a module ``pooltutor/cli_<name>.py`` (e.g. ``cli_slides.py``) with::
-
-    def register(subparsers) -> None:
-        parser = subparsers.add_parser("slides", help="...", description="...")
-        add_server_arguments(parser)          # optional: --port / --no-browser
-        parser.set_defaults(func=run)         # run(args) -> int exit status
-        # parser.set_defaults(passthrough=True) to receive args.passthrough
-
-It is found automatically (:func:`build_parser` imports every ``cli_*``
-module of the package); this file needs no edit.  Raise :class:`CLIError`
-for a user-facing failure: it becomes a one-line message and exit status 1.
-Bad arguments exit with status 2 and a one-line message.  Reuse
-:func:`pooltutor._notebooks.materialize_notebooks`,
-:func:`pooltutor._notebooks.working_dir` and :func:`running_as_root`.
+Subcommands
+-----------
+``lab`` and ``audit`` are defined here; ``app``, ``slides`` and ``formulas``
+by the module that does the work (:mod:`pooltutor.course.app`,
+:mod:`pooltutor.course.slides`, :mod:`pooltutor.course.formula_sheet`), each
+with a ``register(subparsers)`` that :func:`build_parser` calls.  A new
+subcommand is one more such module and one more line in
+:data:`COMMAND_MODULES`.  Raise :class:`CLIError` for a user-facing failure:
+it becomes a one-line message and exit status 1.  Bad arguments exit with
+status 2 and a one-line message.
 
 Heavy imports (jupytext, jupyterlab) happen inside the command functions, so
-``import pooltutor.cli`` stays cheap.
+``import pooltutor.course.cli`` stays cheap.
 """
 
 from __future__ import annotations
@@ -40,12 +34,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pooltutor._notebooks import (
+from pooltutor.course.notebooks import (
     NotebookDirError,
     NotebooksNotFoundError,
     materialize_notebooks,
@@ -67,10 +60,9 @@ __all__ = [
 PROG = "pooltutor"
 #: Exit status for bad command-line arguments (argparse convention).
 USAGE_ERROR = 2
-#: Prefix of the modules that contribute subcommands.
-COMMAND_MODULE_PREFIX = "cli_"
-#: Modules of the built-in subcommands besides ``lab`` (each has ``register(subparsers)``).
-BUILTIN_COMMAND_MODULES = ("pooltutor.app", "pooltutor.slides", "pooltutor.formula_sheet")
+#: Modules that define a subcommand of their own (each has ``register(subparsers)``).
+COMMAND_MODULES = ("pooltutor.course.app", "pooltutor.course.slides",
+                   "pooltutor.course.formula_sheet")
 
 
 class CLIError(Exception):
@@ -270,16 +262,6 @@ def _info(message: str) -> None:
     print(f"[{PROG}] {message}", file=sys.stderr, flush=True)
 
 
-def _command_modules() -> list[str]:
-    """Names of the ``pooltutor.cli_*`` modules that contribute subcommands."""
-    package_dir = str(Path(__file__).resolve().parent)
-    return sorted(
-        f"pooltutor.{info.name}"
-        for info in pkgutil.iter_modules([package_dir])
-        if info.name.startswith(COMMAND_MODULE_PREFIX)
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every subcommand registered."""
     parser = _Parser(
@@ -290,12 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     register_lab(subparsers)
     register_audit(subparsers)
-    for name in (*BUILTIN_COMMAND_MODULES, *_command_modules()):
-        try:
-            module = importlib.import_module(name)
-            module.register(subparsers)
-        except Exception as exc:  # a broken plug-in must not take `pooltutor lab` down
-            print(f"{PROG}: warning: cannot load commands from {name}: {exc!r}", file=sys.stderr)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    parser.commands = subparsers.choices   # our own attribute: name -> subparser
     return parser
 
 
@@ -321,9 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(own)
     if args.command is None:
-        commands = ", ".join(sorted(parser._subparsers._group_actions[0].choices))  # noqa: SLF001
-        parser.error(f"missing command (choose from {commands})")
-    subparser = parser._subparsers._group_actions[0].choices[args.command]  # noqa: SLF001
+        parser.error(f"missing command (choose from {', '.join(sorted(parser.commands))})")
+    subparser = parser.commands[args.command]
     passthrough = getattr(args, "passthrough", False)
     rejected = [arg for arg in unknown if not (passthrough and _is_trait_option(arg))]
     if rejected or (after_dashes and not passthrough):

@@ -20,7 +20,7 @@ This module holds the classroom decisions, with no server in it:
 * the kernels' memory, measured from ``/proc`` (:func:`process_rss_mib`).
 
 The page itself says when the server is busy: the ``pooltutor`` Voila
-template (``pooltutor/voila_templates``) shows a status line until the
+template (``pooltutor/course/voila_templates``) shows a status line until the
 widgets are alive and, after :data:`BUSY_AFTER_S` seconds without them, asks
 the student to reload in a minute.
 """
@@ -28,7 +28,6 @@ the student to reload in a minute.
 from __future__ import annotations
 
 import ipaddress
-import os
 import secrets
 import socket
 from dataclasses import dataclass

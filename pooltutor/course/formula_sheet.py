@@ -4,7 +4,7 @@ Usage::
 
     pooltutor formulas [--pdf FILE] [--html FILE]
 
-The sheet is ``pooltutor/formulas.md``, package data (so an installed
+The sheet is ``pooltutor/course/formulas.md``, package data (so an installed
 pooltutor prints it too); ``docs/formulas.md`` is the same page for reading
 on GitHub (``tests/test_formula_sheet.py`` keeps the two identical, and
 ``tests/test_formulas.py`` checks every formula on it against the library).
@@ -13,10 +13,10 @@ on GitHub (``tests/test_formula_sheet.py`` keeps the two identical, and
 (:mod:`mistune`, with its table plugin) with a print stylesheet: A4
 landscape, two columns, 9 pt text (8.4 pt code), tables with borders, code in a monospace
 font, the pooltutor version in the footer.  :func:`write_pdf` prints that
-page with headless Chromium (:func:`pooltutor.slides.chromium_print`, the
+page with headless Chromium (:func:`pooltutor.course.pdf.chromium_print`, the
 call ``pooltutor slides --pdf`` makes) onto one page.
 
-Part of the classroom delivery, like :mod:`pooltutor.slides`: the numpy core
+Part of the classroom delivery, like :mod:`pooltutor.course.slides`: the numpy core
 never imports it, and mistune is imported only when a page is made.
 """
 
@@ -32,7 +32,8 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from pooltutor import slides
+from pooltutor.course.pdf import CHROMIUM_ENV, chromium_print, find_chromium
+from pooltutor.course.errors import SlidesError
 from pooltutor._version import __version__
 
 __all__ = [
@@ -89,7 +90,7 @@ footer { position: fixed; left: 0; right: 0; bottom: 0; font-size: 8pt; color: #
 
 def sheet_markdown() -> str:
     """The formula sheet's Markdown, read from the package data."""
-    return resources.files("pooltutor").joinpath(SHEET_RESOURCE).read_text(encoding="utf-8")
+    return resources.files("pooltutor.course").joinpath(SHEET_RESOURCE).read_text(encoding="utf-8")
 
 
 def _markdown_to_html(text: str) -> str:
@@ -158,13 +159,13 @@ def write_pdf(pdf: str | os.PathLike[str] = DEFAULT_PDF, *, chromium: str | None
               page: str | None = None) -> Path:
     """Print :func:`sheet_html` (or ``page``) to ``pdf`` with headless Chromium; return the path.
 
-    Raises :class:`pooltutor.slides.SlidesError` when Chromium is missing or fails.
+    Raises :class:`pooltutor.course.errors.SlidesError` when Chromium is missing or fails.
     """
     pdf = Path(pdf)
     with tempfile.TemporaryDirectory(prefix="pooltutor-formulas-") as tmp:
         source = write_html(Path(tmp) / "formulas.html", page)
-        return slides.chromium_print(source.as_uri(), pdf, chromium=chromium, budget_ms=2000,
-                                     what="the formula sheet")
+        return chromium_print(source.as_uri(), pdf, chromium=chromium, budget_ms=2000,
+                              what="the formula sheet")
 
 
 def pdf_page_count(data: bytes) -> int:
@@ -188,7 +189,7 @@ def register(subparsers) -> None:
             "Print the course's formula sheet (docs/formulas.md: every rule the course teaches, "
             "each formula checked against the library) to a one-page A4 PDF with headless "
             "Chromium (chromium, chromium-browser or google-chrome on PATH, or "
-            f"${slides.CHROMIUM_ENV}). Exit status 0: written; 1: Chromium failed; "
+            f"${CHROMIUM_ENV}). Exit status 0: written; 1: Chromium failed; "
             "2: usage error (a path that cannot be written, no Chromium)."
         ),
     )
@@ -223,19 +224,19 @@ def _info(message: str) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``pooltutor formulas``: check the paths and Chromium, write the HTML and the PDF."""
-    from pooltutor.cli import CLIError
+    from pooltutor.course.cli import CLIError
 
     if args.html is not None and args.html.resolve() == args.pdf.resolve():
         parser.error(f"--pdf and --html are the same file: {args.pdf}")
     _check_writable("--pdf", args.pdf, parser)
     if args.html is not None:
         _check_writable("--html", args.html, parser)
-    chromium = slides.find_chromium()
+    chromium = find_chromium()
     if chromium is None:
         parser.error("no Chromium or Chrome found on PATH "
-                     f"(install chromium, or set ${slides.CHROMIUM_ENV})")
+                     f"(install chromium, or set ${CHROMIUM_ENV})")
     if shutil.which(chromium) is None:
-        parser.error(f"${slides.CHROMIUM_ENV}={chromium} is not an executable")
+        parser.error(f"${CHROMIUM_ENV}={chromium} is not an executable")
     page = sheet_html()
     if args.html is not None:
         try:
@@ -244,13 +245,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(f"--html {args.html}: cannot write: {exc.strerror or exc}")
         _info(f"wrote {args.html} ({_kb(args.html)})")
     try:
-        pdf = write_pdf(args.pdf, chromium=chromium, page=page)
-    except slides.SlidesError as exc:
+        written = write_pdf(args.pdf, chromium=chromium, page=page)
+    except SlidesError as exc:
         raise CLIError(str(exc)) from None
-    pages = pdf_page_count(pdf.read_bytes())
+    pages = pdf_page_count(written.read_bytes())
     if pages != 1:
         _info(f"warning: the sheet takes {pages} pages instead of one; shorten "
-              f"pooltutor/{SHEET_RESOURCE}")
-    print(f"wrote {pdf} ({pages} page{'s' if pages != 1 else ''}, "
-          f"{_kb(pdf)})")
+              f"pooltutor/course/{SHEET_RESOURCE}")
+    print(f"wrote {written} ({pages} page{'s' if pages != 1 else ''}, "
+          f"{_kb(written)})")
     return 0

@@ -7,7 +7,7 @@ Usage::
                   [--ip IP] [--token TOKEN | --no-token] [VOILA OPTIONS]
 
 The ``.ipynb`` notebooks are written from their jupytext ``.py`` sources
-first (:func:`pooltutor._notebooks.materialize_notebooks`, exactly as for
+first (:func:`pooltutor.course.notebooks.materialize_notebooks`, exactly as for
 ``pooltutor lab``), then Voila serves the whole notebook folder on
 127.0.0.1: each notebook runs in its own kernel, its code is hidden and its
 widgets are live.  The browser opens on ``NOTEBOOK`` (default: the course
@@ -22,12 +22,12 @@ non-inline backend (``agg``) would hide every static figure.
 Pages are rendered with pooltutor's Voila template (Voila's ``lab`` plus a
 status line: "starting the explorers", then, if their widgets do not come
 alive, "the server is busy: reload in a minute"), and the executor waits for
-every output instead of dropping it (:data:`pooltutor.classroom.CLASSROOM_TIMEOUTS`).
+every output instead of dropping it (:data:`pooltutor.course.classroom.CLASSROOM_TIMEOUTS`).
 
 A whole class: ``--class-size N`` preheats ``N`` kernels for ``NOTEBOOK``
 (or each notebook of ``--preheat``) before anyone arrives, prints the pool,
 its memory and, once every kernel has run its notebook, that the pool is
-warm (see :mod:`pooltutor.classroom`).  ``--ip 0.0.0.0`` serves the
+warm (see :mod:`pooltutor.course.classroom`).  ``--ip 0.0.0.0`` serves the
 classroom network: a token is then generated (or ``--token``), and the URL to
 hand out is printed; ``--no-token`` serves it open, on purpose only.
 """
@@ -40,7 +40,7 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 
-from pooltutor._notebooks import (
+from pooltutor.course.notebooks import (
     NotebooksNotFoundError,
     notebook_sources,
     notebooks_dir,
@@ -67,7 +67,7 @@ def app_url(port: int, notebook: str, host: str = "127.0.0.1") -> str:
 def voila_arguments(root_dir: Path, args: argparse.Namespace, network=None, pool=None
                     ) -> list[str]:
     """Voila command-line arguments for ``pooltutor app`` (browser opening is ours)."""
-    from pooltutor import classroom
+    from pooltutor.course import classroom
 
     network = network or classroom.check_network()
     argv = [str(root_dir), *network.voila_options(), "--Voila.open_browser=False",
@@ -83,7 +83,7 @@ def voila_arguments(root_dir: Path, args: argparse.Namespace, network=None, pool
 
 def register(subparsers) -> None:
     """Register ``pooltutor app``."""
-    from pooltutor.cli import add_server_arguments
+    from pooltutor.course.cli import add_server_arguments
 
     parser = subparsers.add_parser(
         "app",
@@ -142,7 +142,7 @@ def _class_size(text: str) -> int:
 
 def _choose_notebook(name: str | None, candidates: list[Path]) -> str:
     """The stem of the notebook to open; raises UnknownNotebookError (a usage error)."""
-    from pooltutor.slides import UnknownNotebookError, resolve_notebooks
+    from pooltutor.course.notebooks import UnknownNotebookError, resolve_notebooks
 
     stems = {p.stem: p for p in candidates}
     if name is None:
@@ -161,8 +161,8 @@ def _choose_notebook(name: str | None, candidates: list[Path]) -> str:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Materialize the notebooks and run Voila in this process."""
-    from pooltutor.cli import CLIError, _info, materialize_notebooks
-    from pooltutor.slides import UnknownNotebookError
+    from pooltutor.course.cli import CLIError, _info, materialize_notebooks
+    from pooltutor.course.notebooks import UnknownNotebookError
 
     try:
         source = notebooks_dir()
@@ -179,7 +179,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         preheat = _preheat_names(args, notebook, sorted(candidates.values()))
     except UnknownNotebookError as exc:
         parser.error(str(exc))  # exits with status 2
-    from pooltutor import classroom
+    from pooltutor.course import classroom
 
     try:
         network = classroom.check_network(args.ip, args.token, no_token=args.no_token)
@@ -234,7 +234,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _preheat_names(args, notebook: str, candidates: list[Path]) -> tuple[str, ...]:
     """The stems of the notebooks the kernel pool preheats (``--preheat`` or NOTEBOOK)."""
-    from pooltutor.slides import UnknownNotebookError, resolve_notebooks
+    from pooltutor.course.notebooks import UnknownNotebookError, resolve_notebooks
 
     if args.preheat is None:
         return (notebook,)
@@ -255,7 +255,7 @@ def _course_voila(voila_class, notebook: str, *, open_browser: bool, network=Non
     import time
     import webbrowser
 
-    from pooltutor import classroom
+    from pooltutor.course import classroom
 
     network = network or classroom.check_network()
     started = time.monotonic()
