@@ -85,7 +85,7 @@ SelfCheck("Deconvolution, SAME_UPPER, I=4, F=3, S=2: output length?", deconv.out
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. One model, different shapes
 #
-# There are two ceil rules in the wild (semantics §1.1):
+# There are two ceil rules in the wild (docs/semantics.md §1.1):
 #
 # * the **raw ceil**, $O = \lceil (M - D_K)/S \rceil + 1$: OpenVINO `rounding_type=ceil`
 #   (`MaxPool-1/8`) and TensorRT `EXPLICIT_ROUND_UP`;

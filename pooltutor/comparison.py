@@ -33,7 +33,7 @@ __all__ = ["CEIL_RUNTIMES", "Column", "RuntimeRow", "RuntimeTable", "SPEC_AND_RU
            "compare_ceil_modes", "value_text"]
 
 #: What "ceil mode" is called in each runtime, and the function of
-#: :mod:`pooltutor.frameworks` that runs it (semantics.md 1.1 and 2.4).
+#: :mod:`pooltutor.frameworks` that runs it (docs/semantics.md §1.1 and §2.4).
 CEIL_RUNTIMES: tuple[tuple[str, str], ...] = (
     ("PyTorch max_pool, ceil_mode=True", "torch_max_pool"),
     ("ONNX MaxPool, ceil_mode=1", "onnx_max_pool"),

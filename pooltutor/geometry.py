@@ -4,7 +4,7 @@ This is the one place in pooltutor where an output-size formula lives.  Every
 other module (the numpy engine, the loop reference, the framework mappings,
 the TensorRT padding-mode arithmetic, the plots) asks this module.
 
-Vocabulary, per spatial axis (``semantics.md`` section 1):
+Vocabulary, per spatial axis (``docs/semantics.md`` §1):
 
 * ``I`` input length, ``K`` window (kernel) length, ``S`` stride, ``D`` dilation,
   ``pb`` / ``pe`` padding before / after the input;

@@ -1,7 +1,7 @@
 """Index layouts: how the position of a max-pool winner becomes one number.
 
 A max pool's winner sits at ``(n, c, *spatial)`` in the input.  Frameworks
-flatten that position in different ways (``api.md``, "Index layouts"):
+flatten that position in different ways (``docs/api.md``, "Index layouts"):
 
 ==================== ============================================== =========================================
 layout               number                                         used by

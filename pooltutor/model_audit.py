@@ -259,7 +259,7 @@ class AuditReport:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``pooltutor audit MODEL --json`` (``api.md``, "Model audit")."""
+        """The JSON of ``pooltutor audit MODEL --json`` (``docs/api.md``, "Model audit")."""
         return {
             "model": self.model,
             "runtimes": self.runtimes,

@@ -18,7 +18,7 @@ was written in (:mod:`pooltutor.indexing`).
   index is a row-major position in the whole ``N*C*spatial`` tensor, and
   nothing checks which plane it lands in.  Fed PyTorch's per-plane indices,
   it silently writes every plane's values into the first plane
-  (onnx/onnx#2398, semantics.md section 6, pitfall 3).
+  (onnx/onnx#2398, docs/semantics.md §6, pitfall 3).
 
 Both return new arrays; inputs are never modified.  The core of this module
 imports numpy alone; the picture of an unpooling is :func:`pooltutor.viz.unpool.plot_unpool`.

@@ -1,4 +1,4 @@
-"""pooltutor.audit and ``pooltutor audit``: the contract of api.md "Model audit".
+"""pooltutor.audit and ``pooltutor audit``: the contract of docs/api.md "Model audit".
 
 The first tests are the issue's three measured cases (TV03 and TV04 with ceil_mode, SAME_UPPER
 with dilation 2); tests/oracles/test_audit_runtimes.py checks every onnxruntime and OpenVINO

@@ -1,7 +1,7 @@
 """The pooling engine on hand-computed cases and on the spec's test vectors TV01-TV28.
 
 Every expected number here was worked out by hand or copied as a literal from
-``semantics.md`` section 4 / ``vectors.json`` (CI must not read ../shared).
+``docs/semantics.md`` §4 / ``tests/data/vectors.json`` (CI must not read ../shared).
 Each framework column is reproduced with the engine parameters that model it:
 
 * PyTorch / ONNX: ``rounding="ceil_torch"`` for ceil_mode, padding skipped,
@@ -24,7 +24,7 @@ from pooltutor.errors import PoolTutorError
 from pooltutor.geometry import same_padding
 from pooltutor.pooling import adaptive_avg_pool, adaptive_max_pool, avg_pool, max_pool
 
-L32 = -3.4028234663852886e38          # lowest float32, "L" in semantics.md
+L32 = -3.4028234663852886e38          # lowest float32, "L" in docs/semantics.md §4
 NAN = np.nan
 INF = np.inf
 
@@ -32,7 +32,7 @@ OV = dict(empty_value="lowest", empty_index="plane_start", nan_policy="ignore")
 
 
 def vec(values, dtype=np.float64):
-    """A ``[1, 1, I]`` tensor (1-D vectors in semantics.md are shaped so)."""
+    """A ``[1, 1, I]`` tensor (1-D vectors in docs/semantics.md §4 are shaped so)."""
     return np.array(values, dtype=dtype).reshape(1, 1, -1)
 
 

@@ -1,6 +1,6 @@
 """The engine against ONNX Runtime's CPU MaxPool / AveragePool, for everything ONNX can express.
 
-ONNX semantics in engine terms (semantics.md 2.2): ``ceil_mode=1`` is
+ONNX semantics in engine terms (docs/semantics.md §2.2): ``ceil_mode=1`` is
 ``rounding="ceil_torch"``; padding is never selected (``pad_taps="skip"``); a
 window without an input element is the lowest finite value in ORT
 (``empty_value="lowest"``; -inf for float16) and its index is left out (see
@@ -273,7 +273,7 @@ def test_onnxruntime_empty_window_index_is_not_minus_one_past_the_first_plane():
 
     TV20 in two channels: ORT writes the lowest value with index ``plane offset - 1``
     (here 1 for channel 1, which points at channel 0's last element); in 2-D the offset
-    minus ``W + 1``.  The engine, like the ONNX reading in semantics.md, says -1.
+    minus ``W + 1``.  The engine, like the ONNX reading in docs/semantics.md §2.2, says -1.
     """
     case = dict(dtype="float32", ndim=1)
     x = np.array([[[5, 7], [6, 8]]], np.float32)

@@ -1,7 +1,7 @@
 """pooltutor.frameworks: the contract's signatures, the spec's test vectors, rejections, dtypes.
 
-The numbers come from ``tests/data/vectors.json`` (a copy of the spec's
-``vectors.json``; CI must not read ../shared) and from semantics.md section 4
+The numbers come from ``tests/data/vectors.json`` (a copy of the research notes'
+``vectors.json``; CI must not read ../shared) and from docs/semantics.md §4
 where the file only says "derived".  Cross-checks against the real runtimes
 live in test_torch_crosscheck.py, test_onnxruntime.py and
 test_onnx_backend_cases.py.
@@ -84,7 +84,7 @@ CONTRACT = {
                         "average_count_excludes_padding=True, blend_factor=0.0)",
     "tensorflow_max_pool_with_argmax": "(x, ksize, strides, padding, "
                                        "include_batch_in_index=False)",
-    # "More operators" of api.md
+    # "More operators" of docs/api.md
     "openvino_avg_pool": "(x, strides, pads_begin, pads_end, kernel, exclude_pad, "
                          "rounding_type='floor', auto_pad='explicit')",
     "tensorflow_max_pool": "(x, ksize, strides, padding, data_format=None)",
@@ -94,7 +94,7 @@ CONTRACT = {
 
 @pytest.mark.parametrize("name", sorted(CONTRACT))
 def test_signature_is_the_contracts(name):
-    # every function adds the keyword-only follow="spec" of api.md ("Spec and runtime")
+    # every function adds the keyword-only follow="spec" of docs/api.md ("Spec and runtime")
     assert str(inspect.signature(getattr(fw, name))) == CONTRACT[name][:-1] + ", *, follow='spec')"
     assert name in fw.__all__ and name in fw.ENGINE_RULES and name in fw.RUNTIME_RULES
 

@@ -1,7 +1,7 @@
 """Window placement (pooltutor.geometry) against an independent enumeration and the spec vectors.
 
 The enumeration (``strategies.enumerate_window_starts``) lays windows one after
-another along the padded axis and stops by the words of semantics.md 1.1; it
+another along the padded axis and stops by the words of docs/semantics.md §1.1; it
 shares no formula with pooltutor.geometry.
 """
 

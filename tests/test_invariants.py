@@ -6,11 +6,11 @@
 * kernel = stride = 1 without padding is the identity (values, and indices = the
   position of every element in each layout);
 * gathering the input at the returned indices gives the output, in every index
-  layout, with the layouts decoded *here* from their definitions in api.md
+  layout, with the layouts decoded *here* from their definitions in docs/api.md
   (``np.unravel_index`` on the layout's shape), not by the library's decoder;
 * ``convert_indices`` round-trips between every pair of layouts and agrees with
   the engine asked for that layout directly;
-* framework dialects agree where semantics.md says they do.
+* framework dialects agree where docs/semantics.md says they do.
 
 pytest turns warnings into errors here, so every property also says that valid
 input (NaN, infinities, -0.0 included) raises no RuntimeWarning: averaging ``inf``
@@ -82,7 +82,7 @@ def _same(a, b):
 
 def decode(indices, input_shape, layout):
     """``(n, c, *spatial)`` coordinate arrays of every index, from the layout's definition
-    (api.md "Index layouts"); entries with index -1 decode to garbage and must be masked."""
+    (docs/api.md "Index layouts"); entries with index -1 decode to garbage and must be masked."""
     n_count, c_count, *spatial = input_shape
     idx = np.where(indices < 0, 0, indices).astype(np.int64)
     n = np.arange(n_count).reshape((-1, 1) + (1,) * len(spatial))
@@ -143,7 +143,7 @@ def layout_numbers(shape, layout):
 
 
 def test_decoders_match_the_api_examples():
-    # TV22 and TV23 (api.md / semantics.md), decoded without the library
+    # TV22 and TV23 (docs/api.md / docs/semantics.md §4.5), decoded without the library
     plane = np.array([1, 1, 0, 5, 0, 1, 3, 1]).reshape(2, 2, 1, 2)
     shape = (2, 2, 2, 3)
     for layout, numbers in {"tensor": [1, 1, 6, 11, 12, 13, 21, 19],

@@ -1,7 +1,7 @@
 """onnx_max_pool / onnx_average_pool against onnxruntime (CPU) on random cases.
 
 The random cases leave out only onnxruntime's documented departures from the
-ONNX spec (``onnx_max_pool``'s docstring, semantics.md 2.2):
+ONNX spec (``onnx_max_pool``'s docstring, docs/semantics.md §2.2):
 
 * pads >= kernel (ORT refuses the model: "Pad should be smaller than kernel");
 * SAME_UPPER / SAME_LOWER with a dilation > 1 (ORT pads from the undilated kernel);

@@ -3,7 +3,7 @@ max pool), number for number, as notebooks 04, 05 and 05b show them.
 
 Seed 000 (``000_60a95b78303c79e0.txt``, Japanese): the bins formula, the
 1x3x32x32 -> 16x16 example with its index output, per-plane indices in
-``[0, H*W*D)``; semantics.md TV24-TV28 (bins 5->3, 7->4, 10->3, 32->16, the
+``[0, H*W*D)``; docs/semantics.md §4.6 TV24-TV28 (bins 5->3, 7->4, 10->3, 32->16, the
 fixed-pool export workaround, two channels).  Seed 003
 (``003_2b7968ff41079928.txt``, Portuguese): the chains of TV29-TV31 with
 every stage, padding that must not act as the zero point (TV32, the seed's

@@ -3,7 +3,7 @@
 Every number here is one that notebooks 01_window_placement,
 02_output_size_rounding and 02b_one_model_six_runtimes show; the seed's own lines are copied verbatim
 (``SEED_*``) and must appear, in order, in ``output_geometry(...).explain()``.
-Where the seed is wrong the test pins the correction (semantics.md section 5).
+Where the seed is wrong the test pins the correction (docs/semantics.md §5).
 """
 
 from __future__ import annotations

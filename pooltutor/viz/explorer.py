@@ -1,13 +1,13 @@
 """The shared base of every pooltutor widget explorer.
 
 An explorer wires ipywidgets controls to one of the static ``plot_*``
-functions (style.md lesson 12).  This module holds what they all share, so
+functions.  This module holds what they all share, so
 that every explorer looks and behaves the same:
 
 * **one persistent figure** (:attr:`Explorer.figure`, a plain
   :class:`matplotlib.figure.Figure` with an Agg canvas, no pyplot state),
   redrawn in place and shown as PNG bytes in an :class:`ipywidgets.Image`
-  (ecosystem.md section 5, strategy B: the picture survives notebook export
+  (README.md, "Classroom delivery": a PNG in the widget state survives notebook export
   and slides); every update draws the figure with matplotlib and encodes the
   canvas with Pillow (:meth:`Explorer.render`);
 * **an error label** (:attr:`Explorer.error_label`): an invalid combination
@@ -20,7 +20,7 @@ that every explorer looks and behaves the same:
 * **the kernel-free form** (:func:`frames_widget`): precomputed PNG frames
   in a :class:`ipywidgets.Stack`, linked to a slider (and a Play button) with
   :func:`ipywidgets.jslink`, so that exported slides still step through the
-  frames without a kernel (ecosystem.md section 3).
+  frames without a kernel (README.md, "Classroom delivery").
 
 Writing an explorer
 -------------------
@@ -430,7 +430,7 @@ def frames_widget(frames: Sequence[bytes], labels: Sequence[str] | None = None, 
 
     The slider is linked to ``stack.selected_index`` with
     :func:`ipywidgets.jslink`, so the exported HTML / slides keep working
-    (ecosystem.md section 3).  With ``play=True`` a Play button drives the
+    (README.md, "Classroom delivery").  With ``play=True`` a Play button drives the
     slider too.  ``labels`` (one per frame) are shown under the frame in a
     second, equally linked Stack of HTML captions.
 

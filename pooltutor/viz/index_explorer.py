@@ -42,7 +42,7 @@ from .indices import (
 
 __all__ = ["IndexLayoutExplorer", "index_layout_frames", "TV22_INPUT"]
 
-#: TV22 of semantics.md: N=2, C=2, H=2, W=3.
+#: TV22 of docs/semantics.md §4.5: N=2, C=2, H=2, W=3.
 TV22_INPUT = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
                        [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
 

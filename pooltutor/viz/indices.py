@@ -1,7 +1,7 @@
 """One max-pool winner, five index layouts: where the flat number comes from.
 
 A max pool's winner sits at ``(n, c, *spatial)`` in the input, and every
-framework flattens that position differently (``api.md``, "Index layouts";
+framework flattens that position differently (``docs/api.md``, "Index layouts";
 :mod:`pooltutor.indexing`).  :func:`plot_index_layouts` draws
 
 * the input plane ``(n, c)`` of the chosen output cell, with its pooling
@@ -48,7 +48,7 @@ __all__ = [
     "plot_index_layouts",
 ]
 
-#: Who flattens indices this way (api.md, "Index layouts").
+#: Who flattens indices this way (docs/api.md, "Index layouts").
 LAYOUT_USERS = MappingProxyType({
     "plane": "PyTorch, OpenVINO axis=2 and AdaptiveMaxPool, Caffe",
     "tensor": "ONNX storage_order=0, DirectML, OpenVINO axis=0",

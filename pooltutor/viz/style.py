@@ -1,4 +1,4 @@
-"""pooltutor's house style for heatmaps, set in one place (style.md lessons 12-13).
+"""pooltutor's house style for heatmaps, set in one place.
 
 Every plot in :mod:`pooltutor.viz` draws its grids of cells through
 :func:`draw_grid` (the one grid drawer: the only place a cell image is made,

@@ -36,7 +36,7 @@ LOW = 30            # dpi of the explorers whose wiring only is tested
 # TV22: N=2, C=2, H=2, W=3; K=2, S=1 -> 1x2 outputs per plane
 TV22 = np.array([[[[1, 9, 2], [3, 4, 8]], [[7, 1, 1], [1, 1, 6]]],
                  [[[5, 5, 0], [0, 0, 0]], [[0, 2, 0], [3, 0, 1]]]], dtype=float)
-TV22_INDICES = {  # order n0c0w0, n0c0w1, n0c1w0, ... (semantics.md 4.5)
+TV22_INDICES = {  # order n0c0w0, n0c0w1, n0c1w0, ... (docs/semantics.md §4.5)
     "plane": [1, 1, 0, 5, 0, 1, 3, 1],
     "tensor": [1, 1, 6, 11, 12, 13, 21, 19],
     "tensor_colmajor": [2, 2, 6, 11, 12, 14, 19, 20],
