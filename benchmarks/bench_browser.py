@@ -3,7 +3,7 @@
 What a student feels is the time from pressing a key on a control to the new
 picture on screen.  This benchmark starts ``pooltutor app`` (Voila) on a free
 port, serving one small notebook per explorer, opens each in Debian's
-Chromium through Playwright (as tests/test_browser.py drives it), focuses a
+Chromium through Playwright (as tests/course/test_browser.py drives it), focuses a
 slider with the keyboard and presses the arrow keys.  For every press it
 measures, inside the page, the time from the ``keydown`` event to the
 ``load`` event of the explorer's new ``<img>`` (the PNG decoded and shown).

@@ -3,7 +3,7 @@
 Starts ``pooltutor app NOTEBOOK --class-size N`` on a free port, waits until it
 says the kernel pool is warm (and reports how long that took and what each
 kernel weighs), then opens N pages at once in Debian's Chromium, one browser
-context per student (as tests/test_browser.py drives it).  For every page it
+context per student (as tests/course/test_browser.py drives it).  For every page it
 measures the time from opening it to *interactive*: the explorer's slider
 handle and picture are on screen.  Then, with all N kernels alive, it presses
 the arrow key on one page's position slider and measures key press to new

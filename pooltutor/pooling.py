@@ -550,7 +550,7 @@ def _index_weights(input_shape, layout: str):
     ``n*wn + c*wc + sum(t[a] * w[a])``.
 
     Every layout of :mod:`pooltutor.indexing` is linear in the coordinates
-    (tests/test_engine_fastpaths.py checks these weights against
+    (tests/core/test_pooling_fastpaths.py checks these weights against
     :func:`pooltutor.indexing.from_plane`).
 
     >>> _index_weights((2, 3, 4, 5), "tensor"), _index_weights((2, 3, 4, 5), "nhwc")

@@ -43,13 +43,3 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 def repo_root() -> Path:
     """The repository checkout the tests run from."""
     return REPO_ROOT
-
-
-@pytest.fixture(scope="session")
-def executed():
-    """Every course notebook, run once per session: ``{name: (notebook, exception, seconds)}``."""
-    pytest.importorskip("jupytext")
-    pytest.importorskip("nbclient")
-    from notebook_execution import execute_all
-
-    return execute_all()

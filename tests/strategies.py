@@ -46,7 +46,7 @@ def pool_cases(draw, max_spatial=3, max_size=7, max_pad=4, dtypes=("float64",)):
 
 
 # --------------------------------------------------------------------------- geometry by enumeration
-# Appended for tests/test_geometry.py and tests/test_engine_*.py.  Written from the
+# Appended for tests/core/test_geometry.py and tests/test_engine_*.py.  Written from the
 # prose of docs/semantics.md §1.1, NOT from pooltutor.geometry's formulas: windows
 # are laid one after another and the rule only says when to stop.
 

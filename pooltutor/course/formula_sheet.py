@@ -6,8 +6,8 @@ Usage::
 
 The sheet is ``pooltutor/course/formulas.md``, package data (so an installed
 pooltutor prints it too); ``docs/formulas.md`` is the same page for reading
-on GitHub (``tests/test_formula_sheet.py`` keeps the two identical, and
-``tests/test_formulas.py`` checks every formula on it against the library).
+on GitHub (``tests/course/test_formula_sheet.py`` keeps the two identical, and
+``tests/course/test_formula_sheet_rules.py`` checks every formula on it against the library).
 
 :func:`sheet_html` turns the Markdown into one standalone HTML page
 (:mod:`mistune`, with its table plugin) with a print stylesheet: A4

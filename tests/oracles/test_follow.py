@@ -1,6 +1,6 @@
 """``follow="runtime"`` against onnxruntime and PyTorch, departures included.
 
-tests/test_onnxruntime.py compares ``follow="spec"`` on the cases where
+tests/oracles/test_onnxruntime.py compares ``follow="spec"`` on the cases where
 onnxruntime keeps to the ONNX spec; here every case is drawn, the departures
 of docs/frameworks.md included (pads >= kernel, SAME with dilation, negative
 SAME padding, VALID with ceil_mode, pads with auto_pad, empty windows, NaN,

@@ -225,7 +225,7 @@ def test_two_pages_at_once_are_served_from_preheated_kernels(tmp_path):
 
 # ------------------------------------------- JupyterHub / BinderHub: repo2docker's inputs
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_repo2docker_inputs_are_valid():

@@ -1,7 +1,7 @@
 """The formula sheet: every formula on it agrees with the library on a few values.
 
 The sheet is the package copy, ``pooltutor/course/formulas.md`` (what ``pooltutor formulas``
-prints); ``docs/formulas.md`` is the same text (``tests/test_formula_sheet.py``).
+prints); ``docs/formulas.md`` is the same text (``tests/course/test_formula_sheet.py``).
 
 Each entry below is a formula exactly as the sheet writes it (checked verbatim), evaluated
 as Python and compared with pooltutor's own function.

@@ -1,6 +1,6 @@
 """TensorRT PaddingMode arithmetic: the header's examples, TV05/TV06, formulas, errors.
 
-Run: python -m pytest tests/test_padding_modes.py pooltutor/padding_modes.py \
+Run: python -m pytest tests/core/test_tensorrt.py pooltutor/tensorrt.py \
          --doctest-modules -p no:cacheprovider -W error
 """
 

@@ -1,6 +1,6 @@
 """The fast paths of the engine (pooltutor/pooling.py) against the loop reference.
 
-The hypothesis tests (test_engine_vs_reference.py) draw tiny inputs; these
+The hypothesis tests (tests/core/test_pooling_vs_reference.py) draw tiny inputs; these
 cases are large enough, and chosen, to take every branch of the fast paths:
 the input read in place or copied, the last axis split into stride phases,
 padding that is skipped / compared as -inf / as the lowest value, taps past

@@ -25,9 +25,9 @@ from pooltutor._version import __version__
 
 # the test helpers, and the stand-in Chromium of the print_pdf tests
 from process_helpers import bad_arguments_error, chromium_missing, skip_without_browser  # isort: skip
-from test_slides_app_cli import fake_chromium  # isort: skip
+from deck_helpers import fake_chromium  # isort: skip
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DOCS_SHEET = REPO_ROOT / "docs" / "formulas.md"
 PACKAGE_SHEET = REPO_ROOT / "pooltutor" / "course" / formula_sheet.SHEET_RESOURCE
 CHROMIUM = pdf.find_chromium() or "/usr/bin/chromium"

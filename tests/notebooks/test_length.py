@@ -22,7 +22,7 @@ from jupytext.config import load_jupytext_config  # noqa: E402
 
 from pooltutor.course.notebooks import notebook_sources  # noqa: E402
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)
 
 #: A lesson of about 40 minutes holds about 1,200 words of prose; this is the hard limit.

@@ -1,5 +1,5 @@
 """Execute every course notebook once per test session (shared by test_notebooks.py and
-test_notebook_spoilers.py through the session fixture ``executed`` in conftest.py)."""
+tests/notebooks/test_spoilers.py through the session fixture ``executed`` in conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pooltutor.course.notebooks import notebook_sources
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)
 TIMEOUT = 180  # seconds per cell
 WORKERS = 2  # two cores: two kernels at a time

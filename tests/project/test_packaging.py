@@ -24,7 +24,7 @@ from packaging.utils import canonicalize_name
 
 tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python >= 3.11")
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = REPO_ROOT / "pyproject.toml"
 ENVIRONMENT = REPO_ROOT / "environment.yml"
 

@@ -3,7 +3,7 @@
 The numbers come from ``tests/data/vectors.json`` (a copy of the research notes'
 ``vectors.json``; CI must not read ../shared) and from docs/semantics.md §4
 where the file only says "derived".  Cross-checks against the real runtimes
-live in test_torch_crosscheck.py, test_onnxruntime.py and
+live in tests/oracles/test_torch.py, test_onnxruntime.py and
 test_onnx_backend_cases.py.
 """
 
@@ -22,7 +22,7 @@ from pooltutor import pooling
 from pooltutor.tensorrt import PaddingMode, PaddingModeWarning
 
 VECTORS = {v["id"]: v for v in json.loads(
-    (Path(__file__).parent / "data" / "vectors.json").read_text(encoding="utf-8"))}
+    (Path(__file__).resolve().parents[1] / "data" / "vectors.json").read_text(encoding="utf-8"))}
 L32 = float(np.finfo(np.float32).min)          # the spec's "L": float32's lowest value
 
 

@@ -26,7 +26,7 @@ from pooltutor.course.notebooks import (  # noqa: E402
     notebooks_dir,
 )
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO_ROOT / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)
 FIX_HINT = (

@@ -10,7 +10,7 @@ as subprocesses: exit status 2, one line on stderr, no traceback.
 
 Rows that duplicate tests elsewhere are kept on purpose only where the
 corpus would otherwise miss a public function; the engine's own parameter
-matrix lives in tests/test_engine_errors.py.
+matrix lives in tests/core/test_pooling_errors.py.
 """
 
 from __future__ import annotations
@@ -734,7 +734,7 @@ def test_inputs_are_untouched_by_a_refused_call():
 
 # ----------------------------------------------------------------------------- command line
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 CLI = [
     pytest.param(["--bogus"], "missing command (choose from app, audit, formulas, lab, slides)",

@@ -21,7 +21,7 @@ from pooltutor.course import cli
 from pooltutor.course.notebooks import notebook_sources
 from pooltutor._version import __version__
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = notebook_sources(REPO_ROOT / "notebooks")
 LAB_TIMEOUT = 60  # seconds for JupyterLab to answer
 

@@ -10,8 +10,8 @@ step asserts there is none.  After every step the explorer must be settled:
 either a current picture and an empty error label, or a reason (not an
 "internal error") shown in the error label.
 
-The sweeps complement the samples in tests/test_viz_windows.py and
-tests/test_viz_indices_adaptive_quant.py (which set ``.value`` from Python):
+The sweeps complement the samples in tests/viz/test_padding_explorer.py and
+tests/viz/test_index_layouts.py (which set ``.value`` from Python):
 here every control goes through its whole range (a grid with both ends and
 their neighbours for long ranges) from the default state, from the state with
 every control at its minimum and from the one with every control at its

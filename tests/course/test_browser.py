@@ -4,7 +4,7 @@
   without an error, a slider moved with the keyboard changes the picture, a
   self-check answers right and wrong for typed answers;
 * ``pooltutor slides --offline`` (exported once per session, shared with
-  ``tests/test_slides_app_cli.py``): every deck opens from ``file://`` with all
+  ``tests/course/test_slides.py``): every deck opens from ``file://`` with all
   its pictures loaded and makes no request outside the file system; the
   kernel-free stepper changes frame; ``print_pdf`` makes a handout.
 
@@ -33,7 +33,7 @@ from pooltutor.course.notebooks import notebook_sources
 
 # the session's deck export and the demo notebook, shared with the non-browser tests
 from process_helpers import chromium_missing, free_port, skip_without_browser, stop  # isort: skip
-from test_slides_app_cli import (  # isort: skip
+from deck_helpers import (  # isort: skip
     DEMO_NAME,
     DEMO_RIGHT,
     DEMO_WRONG,
@@ -44,7 +44,7 @@ from test_slides_app_cli import (  # isort: skip
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = notebook_sources(REPO_ROOT / "notebooks")
 PAGE_NAMES = [*(p.stem for p in NOTEBOOKS), DEMO_NAME]
 CHROMIUM = os.environ.get("POOLTUTOR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
