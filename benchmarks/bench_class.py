@@ -42,6 +42,34 @@ from bench_browser import (  # noqa: E402
 )
 
 INTERACTIVE_TIMEOUT_S = 180
+
+
+def _cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by the Voila server, its kernels and this script's browsers.
+
+    Where the page-load time goes: the server process renders the pages and relays the
+    widget messages, the kernels (children of the server) answer them, and the Chromium
+    processes (children of this script, through Playwright's driver) parse and lay out
+    the pages.  A process that ended is no longer counted, so call it while they live."""
+    import psutil
+
+    def total(procs) -> float:
+        seconds = 0.0
+        for proc in procs:
+            try:
+                times = proc.cpu_times()
+            except psutil.Error:
+                continue
+            seconds += times.user + times.system
+        return seconds
+
+    server = psutil.Process(server_pid)
+    kernels = server.children(recursive=True)
+    browsers = [c for c in psutil.Process().children(recursive=True)
+                if c.pid != server_pid and c.pid not in {k.pid for k in kernels}]
+    machine = psutil.cpu_times()
+    return {"server": total([server]), "kernels": total(kernels), "browsers": total(browsers),
+            "machine": machine.user + machine.system + getattr(machine, "nice", 0.0)}
 READY = ".widget-slider .noUi-handle >> visible=true"
 
 
@@ -98,6 +126,7 @@ def run(students: int, notebook: str, presses: int) -> dict:
                 contexts = [browser.new_context(viewport={"width": 1100, "height": 800})
                             for _ in range(students)]
                 pages = [c.new_page() for c in contexts]
+                cpu_before = _cpu_seconds(proc.pid)
                 opened = time.monotonic()
                 for page in pages:                      # all students at once
                     page.goto(url, wait_until="commit", timeout=INTERACTIVE_TIMEOUT_S * 1000)
@@ -108,6 +137,12 @@ def run(students: int, notebook: str, presses: int) -> dict:
                                 and page.locator("img").count():
                             ready[i] = time.monotonic() - opened
                     time.sleep(0.2)
+                load_wall = time.monotonic() - opened
+                cpu_after = _cpu_seconds(proc.pid)
+                cpu = {k: round(cpu_after[k] - cpu_before[k], 1) for k in cpu_before}
+                result.update(load_wall_s=round(load_wall, 1), load_cpu_s=cpu)
+                print(f"CPU seconds while the pages loaded ({load_wall:.0f} s on "
+                      f"{os.cpu_count()} cores): {cpu}", flush=True)
                 done = sorted(t for t in ready if t is not None)
                 result.update(
                     interactive=len(done), lost=students - len(done),
