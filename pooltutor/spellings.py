@@ -31,8 +31,9 @@ departs from its specification for these settings, the note says so.
 >>> calls = same_call("max", (5, 5), 3, 2, 1, rounding="ceil_torch")
 >>> print(calls["PyTorch"].code)
 torch.nn.functional.max_pool2d(x, kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=True)
->>> print(calls["ONNX"].code)
-onnx.helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)
+>>> print(calls["ONNX"].code)      # doctest: +NORMALIZE_WHITESPACE
+onnx.helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                      pads=[1, 1, 1, 1], ceil_mode=1)
 >>> calls = same_call("max", (5,), 2, 2, [(0, 1)])
 >>> calls["PyTorch"].code is None, calls["PyTorch"].reason.split(":")[0]
 (True, 'padding=((0, 1),) is not allowed')
@@ -234,7 +235,7 @@ def _directml_code(op, n, kw):
     """The struct filled field by field, in the order of ``DML_MAX_POOLING2_FIELDS``."""
     count = len(kw["strides"])
     lines, fields = [], []
-    for name, c_type in DML_MAX_POOLING2_FIELDS:
+    for name, _ in DML_MAX_POOLING2_FIELDS:
         if name in _DML_ARRAYS:
             var = name[0].lower() + name[1:]
             values = ", ".join(str(v) for v in kw[_DML_ARRAYS[name]])
@@ -643,7 +644,7 @@ def same_call(op: str, input_shape, kernel, stride=None, padding=0, dilation=1, 
 
 
 def same_call_adaptive(op: str, input_shape, output_size) -> Mapping[str, Spelling]:
-    """:func:`same_call` for an adaptive pooling (PyTorch's bins ``[floor(i*I/O), ceil((i+1)*I/O))``).
+    """:func:`same_call` for an adaptive pooling (bins ``[floor(i*I/O), ceil((i+1)*I/O))``).
 
     PyTorch and OpenVINO have adaptive operators.  The others have none: an
     output of 1 everywhere is ONNX's ``GlobalMaxPool`` / ``GlobalAveragePool``;

@@ -16,9 +16,8 @@ import pytest
 
 from pooltutor import frameworks as fw
 from pooltutor import pooling
-from pooltutor.errors import PoolTutorError
-from pooltutor.tensorrt import PaddingModeWarning
 from pooltutor.spellings import FRAMEWORKS, Spelling, same_call, same_call_adaptive, spellings_text
+from pooltutor.tensorrt import PaddingModeWarning
 
 SETTINGS = [
     dict(op="max", input_shape=(5, 5), kernel=3, stride=2, padding=1, rounding="ceil_torch"),
@@ -49,7 +48,7 @@ def _engine(s, x):
     pad = s.get("padding", 0)
     if isinstance(pad, str):
         pad = [same_padding(i, a, b, c, upper=pad == "same_upper")
-               for i, a, b, c in zip(s["input_shape"], k, st, d)]
+               for i, a, b, c in zip(s["input_shape"], k, st, d, strict=True)]
     geo = dict(kernel=k, stride=st, padding=pad, dilation=d, rounding=s.get("rounding", "floor"))
     if s["op"] == "max":
         y = pooling.max_pool(x, **geo, pad_taps=s.get("pad_taps", "skip")).output
@@ -175,7 +174,9 @@ def test_notes():
 
 
 def test_tensorrt_prefers_modes_still_in_tensorrt():
-    calls = same_call("max", (5,), 2, 2, 1, rounding="ceil_torch")   # TV03: ceil_torch != ceil
+    # axis 0 (TV03): ceil_torch is floor's 3, not ceil's 4; axis 1: it is ceil's 4: no EXPLICIT
+    # mode lays both, CAFFE_ROUND_UP does
+    calls = same_call("max", (5, 6), (2, 3), 2, 1, rounding="ceil_torch")
     s = calls["TensorRT"]
     assert s.kwargs["padding_mode"] == "CAFFE_ROUND_UP"
     assert "Removed in TensorRT 10" in s.note
