@@ -163,18 +163,23 @@ def figure_png(fig, dpi: float | None = None, compress_level: int = 1) -> bytes:
 #: The code panel: dark text on light grey (contrast 15:1), reasons dark red on pale red
 #: (8:1) and marked in words, notes dark brown (9:1); every block is focusable (tabindex).
 CODE_STYLE = ("font-size:13px; line-height:1.35; margin:2px 0 8px 0; padding:6px 8px; "
-              "white-space:pre; overflow-x:auto; color:#1a1a1a; background:#f3f4f6; "
+              "white-space:pre; overflow-x:auto; max-width:100%; box-sizing:border-box; "
+              "color:#1a1a1a; background:#f3f4f6; "
               "border:1px solid #6b7280; border-radius:3px")
-REASON_STYLE = ("font-size:13px; margin:2px 0 8px 0; padding:4px 8px; color:#7f1d1d; "
+REASON_STYLE = ("font-size:13px; line-height:1.4; white-space:normal; overflow-wrap:anywhere; "
+                "margin:2px 0 8px 0; padding:4px 8px; color:#7f1d1d; "
                 "background:#fdf2f2; border-left:4px solid #b00020; font-family:sans-serif")
-CALL_NOTE_STYLE = "font-size:12px; margin:-4px 0 8px 0; color:#5c3c00; font-family:sans-serif"
+CALL_NOTE_STYLE = ("font-size:12px; line-height:1.4; white-space:normal; overflow-wrap:anywhere; "
+                   "margin:-4px 0 8px 0; color:#5c3c00; font-family:sans-serif")
 
 
 def _code_panel_html(calls, text: str) -> str:
     """The code panel: one labelled block per framework (its code in a focusable
     ``<pre>``, or why it cannot express the settings), in an open ``<details>``."""
     esc = html.escape
-    head = ('<details open><summary style="font:bold 14px sans-serif; color:#1a1a1a; '
+    head = ('<details open style="display:block; box-sizing:border-box; '
+            'max-width:min(1000px, 92vw)"><summary style="font:bold 14px sans-serif; '
+            'color:#1a1a1a; '
             'cursor:pointer">The same call in every framework</summary>')
     if calls is None:
         return f'{head}<div tabindex="0" style="{REASON_STYLE}">{esc(text)}</div></details>'
@@ -430,7 +435,7 @@ class Explorer:
     def _init_code_panel(self) -> None:
         import ipywidgets as widgets
 
-        self.code_panel = widgets.HTML(value="")
+        self.code_panel = widgets.HTML(value="", layout=widgets.Layout(width="100%"))
         self.code_panel.add_class("pooltutor-same-call")
         self.same_call = None            # the Mapping[str, Spelling] shown, or None
         self.same_call_text = ""         # the panel as plain text
