@@ -298,6 +298,15 @@ class AdaptiveBinsExplorer(Explorer):
                 "fixed_equal": None if plot.fixed is None else plot.fixed.equal,
                 "caption": plot.caption.get_text()}
 
+    def call_settings(self) -> dict[str, Any]:
+        """The adaptive pooling on screen, for the code panel
+        (:func:`pooltutor.spellings.same_call_adaptive`)."""
+        axes = self._axes()
+        shape = (self.x.shape if self.x is not None
+                 else tuple(self.in_size[a].value for a in axes))
+        return dict(op=self.op.value, input_shape=shape,
+                    output_size=tuple(self.out_size[a].value for a in axes))
+
     def _places(self) -> tuple:
         """Where the layout put the Axes (a background is reused only while they stay)."""
         return tuple(tuple(np.round(ax.get_position().bounds, 9)) for ax in self.figure.axes)

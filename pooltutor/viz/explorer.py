@@ -160,6 +160,43 @@ def figure_png(fig, dpi: float | None = None, compress_level: int = 1) -> bytes:
             a.set_animated(True)
 
 
+#: The code panel: dark text on light grey (contrast 15:1), reasons dark red on pale red
+#: (8:1) and marked in words, notes dark brown (9:1); every block is focusable (tabindex).
+CODE_STYLE = ("font-size:13px; line-height:1.35; margin:2px 0 8px 0; padding:6px 8px; "
+              "white-space:pre; overflow-x:auto; max-width:100%; box-sizing:border-box; "
+              "color:#1a1a1a; background:#f3f4f6; "
+              "border:1px solid #6b7280; border-radius:3px")
+REASON_STYLE = ("font-size:13px; line-height:1.4; white-space:normal; overflow-wrap:anywhere; "
+                "margin:2px 0 8px 0; padding:4px 8px; color:#7f1d1d; "
+                "background:#fdf2f2; border-left:4px solid #b00020; font-family:sans-serif")
+CALL_NOTE_STYLE = ("font-size:12px; line-height:1.4; white-space:normal; overflow-wrap:anywhere; "
+                   "margin:-4px 0 8px 0; color:#5c3c00; font-family:sans-serif")
+
+
+def _code_panel_html(calls, text: str) -> str:
+    """The code panel: one labelled block per framework (its code in a focusable
+    ``<pre>``, or why it cannot express the settings), in an open ``<details>``."""
+    esc = html.escape
+    head = ('<details open style="display:block; box-sizing:border-box; '
+            'max-width:min(1000px, 92vw)"><summary style="font:bold 14px sans-serif; '
+            'color:#1a1a1a; '
+            'cursor:pointer">The same call in every framework</summary>')
+    if calls is None:
+        return f'{head}<div tabindex="0" style="{REASON_STYLE}">{esc(text)}</div></details>'
+    blocks = []
+    for name, s in calls.items():
+        label = f'<div style="font:bold 13px sans-serif; color:#1a1a1a">{esc(name)}</div>'
+        if s.code is not None:
+            body = (f'<pre tabindex="0" aria-label="{esc(name)} call" '
+                    f'style="{CODE_STYLE}">{esc(s.code)}</pre>')
+        else:
+            body = (f'<div tabindex="0" style="{REASON_STYLE}"><b>cannot express these '
+                    f'settings:</b> {esc(s.reason or "")}</div>')
+        note = (f'<div style="{CALL_NOTE_STYLE}">note: {esc(s.note)}</div>' if s.note else "")
+        blocks.append(f'<div role="group" aria-label="{esc(name)}">{label}{body}{note}</div>')
+    return head + "".join(blocks) + "</details>"
+
+
 def _html_message(text: str, style: str) -> str:
     return f'<div style="{style}">{html.escape(text)}</div>' if text else ""
 
@@ -222,6 +259,7 @@ class Explorer:
         self.controls_box = widgets.VBox(rows)
         self.widget = widgets.VBox([self.controls_box, self.error_label, self.note_label,
                                     self.image, self.alt_label, self.explain_box])
+        self._init_code_panel()
         self.state: dict[str, Any] = {}
         self.error: str | None = None
         self.warnings: list[str] = []
@@ -346,6 +384,8 @@ class Explorer:
                 ok = True
         self.warnings = [str(w.message) for w in caught]
         self.note_label.value = _html_message("\n".join(self.warnings), NOTE_STYLE)
+        if ok:
+            self._update_code_panel()
         described = self.describe()
         if not ok:
             described = f"{self.error} (the last good picture, greyed: {described or 'none'})"
@@ -382,6 +422,52 @@ class Explorer:
 
             raise PoolTutorError(self.error)
         return self.static_widget(*args, **kwargs)
+
+    # ------------------------------------------------- the same call everywhere
+
+    def call_settings(self) -> dict[str, Any] | str | None:
+        """Hook: the settings on screen as keyword arguments of
+        :func:`pooltutor.spellings.same_call` (or, with ``output_size``, of
+        :func:`~pooltutor.spellings.same_call_adaptive`); a string says why there is no
+        call; None (the default): the explorer shows no code panel."""
+        return None
+
+    def _init_code_panel(self) -> None:
+        import ipywidgets as widgets
+
+        self.code_panel = widgets.HTML(value="", layout=widgets.Layout(width="100%"))
+        self.code_panel.add_class("pooltutor-same-call")
+        self.same_call = None            # the Mapping[str, Spelling] shown, or None
+        self.same_call_text = ""         # the panel as plain text
+        self._call_key = None
+        self.widget.children = (*self.widget.children, self.code_panel)
+
+    def _update_code_panel(self) -> None:
+        """Spell the settings on screen in every framework (only when they changed)."""
+        from ..spellings import same_call, same_call_adaptive, spellings_text
+
+        settings = self.call_settings()
+        key = repr(settings)
+        if key == self._call_key:
+            return
+        self._call_key = key
+        if settings is None:
+            self.same_call, self.same_call_text, self.code_panel.value = None, "", ""
+            return
+        calls = None
+        if isinstance(settings, str):
+            text = f"no call: {settings}"
+        else:
+            kwargs = dict(settings)
+            try:
+                calls = (same_call_adaptive(**kwargs) if "output_size" in kwargs
+                         else same_call(**kwargs))
+            except EXPECTED_ERRORS as exc:
+                text = f"no call: {exc}"
+            else:
+                text = spellings_text(calls)
+        self.same_call, self.same_call_text = calls, text
+        self.code_panel.value = _code_panel_html(calls, text)
 
     # --------------------------------------------------------------- display
 

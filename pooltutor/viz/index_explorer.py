@@ -207,6 +207,12 @@ class IndexLayoutExplorer(Explorer):
                 "update": ("step" if self._stepped else "full" if self._relayout
                            else "panel")}
 
+    def call_settings(self) -> dict[str, Any]:
+        """The max pool on screen, for the code panel (:func:`pooltutor.spellings.same_call`)."""
+        return dict(op="max", input_shape=self.x.shape[2:], kernel=self.kernel.value,
+                    stride=self.stride.value, padding=self.padding.value,
+                    pad_taps=self.pad_taps.value)
+
     def render(self) -> bytes:
         """Encode the figure as PNG into :attr:`image`.
 

@@ -116,6 +116,7 @@ class PaddingModeExplorer(Explorer):
         self._syncing = False
         self.mode_set.observe(self._on_mode_set, names="value")
         self.explain_mode.observe(lambda change: self._show_explain(), names="value")
+        self.explain_mode.observe(lambda change: self._update_code_panel(), names="value")
         self.watch(*self.params)
         self.safe_update()
 
@@ -153,6 +154,25 @@ class PaddingModeExplorer(Explorer):
                 "output_sizes": {m: (None if g is None else g.output_size)
                                  for m, g in self.plot.geometries.items()},
                 "rejected": dict(self.plot.errors)}
+
+    def call_settings(self) -> dict[str, Any] | str:
+        """The explained mode's pooling of the axis, for the code panel
+        (:func:`pooltutor.spellings.same_call`): a TensorRT mode as its rule of
+        :data:`pooltutor.tensorrt.MODE_RULES` (padding and rounding), an engine rule as
+        itself with the pads ``(B, A)``."""
+        from ..tensorrt import PaddingMode
+
+        i, f, s, d, b, a = (w.value for w in self.params)
+        mode = self.explain_mode.value
+        if self.plot is not None and self.plot.geometries.get(mode) is None:
+            return f"{mode} rejects these parameters"
+        padding, rounding = [(b, a)], mode
+        if mode in TENSORRT_MODES:
+            rule = PaddingMode.parse(mode).rule
+            rounding = rule.pooling_rounding
+            padding = {"given": [(b, a)], "pre_both": [(b, b)]}.get(rule.padding, rule.padding)
+        return dict(op="max", input_shape=(i,), kernel=f, stride=s, padding=padding,
+                    dilation=d, rounding=rounding)
 
     def _show_explain(self) -> None:
         if self.plot is None or self._syncing:

@@ -245,6 +245,14 @@ class WindowStepper(Explorer):
             torch_avg_pool(x, k, s, padding, ceil_mode=TORCH_CEIL_MODE[rounding],
                            count_include_pad=False)
 
+    def call_settings(self) -> dict[str, Any]:
+        """The pooling on screen, for the code panel (:func:`pooltutor.spellings.same_call`):
+        the average divides by the input elements (``count_include_pad=False``)."""
+        _, k, s, d, pb, pe, rounding, pad_taps, op, _ = self._params()
+        return dict(op=op, input_shape=self._input().shape[2:], kernel=k, stride=s,
+                    padding=[(pb, pe)] * self.ndim, dilation=d, rounding=rounding,
+                    count_include_pad=False, pad_taps=pad_taps)
+
     def _set_position_bounds(self, shape: tuple[int, ...]) -> None:
         """New output shape: slider bounds follow, the output cell is kept (clamped per axis)."""
         count = int(np.prod(shape))
