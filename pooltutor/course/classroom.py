@@ -28,6 +28,7 @@ the student to reload in a minute.
 from __future__ import annotations
 
 import ipaddress
+import os
 import secrets
 import socket
 from dataclasses import dataclass
