@@ -242,15 +242,20 @@ class CellSelection:
 
     def add_cell_chooser(self) -> CellChooser:
         """Put a :class:`CellChooser` under the picture, kept in step with every update
-        (it follows :attr:`image`, which every update sets)."""
+        (:meth:`safe_update`)."""
         chooser = CellChooser(self._chosen)
         self.cell_chooser = chooser
         children = list(self.widget.children)
         at = children.index(self.image) + 1 if self.image in children else len(children)
         self.widget.children = children[:at] + [chooser.widget] + children[at:]
-        self.image.observe(lambda change: self._refresh_chooser(), names="value")
         self._refresh_chooser()
         return chooser
+
+    def safe_update(self, func=None) -> bool:
+        """The explorer's update, then the chooser brought in step with it."""
+        ok = super().safe_update(func)
+        self._refresh_chooser()
+        return ok
 
     def describe(self) -> str:
         """The picture in words, and the chosen cell."""
