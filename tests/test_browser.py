@@ -353,6 +353,43 @@ def test_app_self_checks_of_the_course_notebooks_answer(app_pages, name):
     assert "Could not read 'not a number'" in text
 
 
+def test_app_output_cell_button_shows_its_window_and_explain(browser, app_server):
+    """The stepper of 01_window_placement: pressing an output-cell button (the chooser
+    under the picture) moves the window there: the picture and the explain text change,
+    and the pressed button is marked as chosen."""
+    base, _ = app_server
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/voila/render/01_window_placement.ipynb", timeout=RENDER_TIMEOUT)
+    page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT)
+    _wait_until_widgets_settle(page)
+    chooser = page.locator(".pooltutor-cell-chooser").first
+    chooser.wait_for(state="visible", timeout=30_000)
+    explorer = chooser.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    picture = explorer.locator(".widget-image").first
+    before = picture.get_attribute("src")
+    button = chooser.locator("button[title^='output (1, 2)']")
+    assert button.count() == 1
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.wait_for_function(
+        "el => el.innerText.includes('output[0, 0, 1, 2]')",
+        arg=explorer.element_handle(), timeout=15_000)
+    page.wait_for_function("([img, old]) => img.getAttribute('src') !== old",
+                           arg=[picture.element_handle(), before], timeout=15_000)
+    chosen = button.element_handle()
+    page.wait_for_function("b => b.innerText.startsWith('[') && b.title.endsWith('(chosen)')",
+                           arg=chosen, timeout=15_000)
+    # the keyboard works too: Tab to the next cell's button, Enter chooses it
+    chosen.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_function("el => el.innerText.includes('output[0, 0, 2, 0]')",
+                           arg=explorer.element_handle(), timeout=15_000)
+    _save_screenshot(page, "cell-chooser.png", top=explorer)
+    context.close()
+
+
 # -------------------------------------------------------------------- slides
 
 
