@@ -40,6 +40,9 @@ from ..errors import PoolTutorError, PoolTutorTypeError
 __all__ = ["CellChooser", "CellSelection", "OutputGrid", "cell_name", "cell_picker_frames",
            "MAX_CELLS"]
 
+#: Background of the chosen cell's button (white bold text on it: contrast above 10:1).
+CHOSEN_COLOR = "#1b4a7a"
+
 #: Most buttons a chooser draws (more: the explorer's own sliders pick the cell).
 MAX_CELLS = 400
 
@@ -172,7 +175,9 @@ class CellChooser:
                 continue
             button = self.buttons[cell]
             button.description, button.tooltip = look[0], look[1]
-            button.button_style = "info" if chosen else ""
+            # dark blue, white bold text (contrast 10:1), and the brackets: not colour only
+            button.style.button_color = CHOSEN_COLOR if chosen else None
+            button.style.text_color = "white" if chosen else None
             button.style.font_weight = "bold" if chosen else "normal"
             button.disabled = disabled
             self._shown[cell] = look

@@ -11,7 +11,7 @@ import pytest
 
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, adaptive_bins_frames
-from pooltutor.viz.cell_selection import MAX_CELLS, CellChooser, OutputGrid, cell_picker_frames
+from pooltutor.viz.cell_selection import CHOSEN_COLOR, MAX_CELLS, CellChooser, OutputGrid, cell_picker_frames
 from pooltutor.viz.explorer import frames_widget
 from pooltutor.viz.index_explorer import IndexLayoutExplorer, index_layout_frames
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
@@ -65,6 +65,8 @@ def test_stepper_chooser_mirrors_the_output_grid(stepper):
     assert labels(chooser)[0] == f"[{stepper.result.output[0, 0, 0, 0]:g}]"
     assert labels(chooser)[1:] == ["·"] * 8
     assert chooser.buttons[(0, 0)].style.font_weight == "bold"
+    assert chooser.buttons[(0, 0)].style.button_color == CHOSEN_COLOR
+    assert chooser.buttons[(0, 1)].style.button_color is None
     assert chooser.buttons[(0, 1)].tooltip == "output (0, 1): not computed yet"
 
 
@@ -84,6 +86,8 @@ def test_stepper_choosing_a_cell_draws_its_window_winner_and_explain(stepper):
     assert stepper.cell_chooser.buttons[(1, 2)].tooltip == f"output (1, 2) = {value} (chosen)"
     assert stepper.cell_chooser.buttons[(0, 0)].description == \
         f"{result.output[0, 0, 0, 0]:g}"                      # computed, not chosen
+    assert stepper.cell_chooser.buttons[(0, 0)].style.button_color is None
+    assert stepper.cell_chooser.buttons[(0, 0)].style.font_weight == "normal"
     assert labels(stepper.cell_chooser)[6:] == ["·"] * 3
     # the picture changed with the choice
     before = stepper.png
