@@ -550,6 +550,37 @@ def test_offline_deck_stepper_changes_frame_without_a_kernel(decks, deck_page):
     assert page.evaluate("() => location.hash") == "#/1"  # the key moved the slider, not the deck
 
 
+def test_offline_deck_cell_picker_chooses_a_frame_without_a_kernel(decks, deck_page):
+    """The kernel-free stepper of 01_window_placement: a cell picker button (ToggleButtons
+    jslinked to the frames' slider) shows that cell's frame."""
+    page = deck_page
+    deck = decks / f"01_window_placement{slides.DECK_SUFFIX}"
+    _open_deck(page, deck)
+    where = page.evaluate("""() => {
+        const tops = Array.from(document.querySelectorAll('.reveal .slides > section'));
+        for (const [h, top] of tops.entries()) {
+          const leaves = Array.from(top.querySelectorAll(':scope > section'));
+          for (const [v, leaf] of (leaves.length ? leaves : [top]).entries()) {
+            if (leaf.querySelector('.pooltutor-cell-picker')) return `#/${h}/${v}`;
+          }
+        }
+        return null; }""")
+    assert where is not None, "no cell picker in the deck"
+    _open_deck(page, deck, where)
+    picker = page.locator("section.present .pooltutor-cell-picker").first
+    picker.wait_for(state="visible", timeout=15_000)
+    visible_frame = ("() => Array.from(document.querySelectorAll('section.present img'))"
+                     ".filter(i => i.offsetParent !== null).map(i => i.src).join('|')")
+    before = page.evaluate(visible_frame)
+    button = picker.locator("button").nth(2)
+    button.click()
+    page.wait_for_function(
+        f"before => ({visible_frame})() !== before && ({visible_frame})() !== ''",
+        arg=before, timeout=10_000)
+    readout = page.locator("section.present .widget-readout").first.inner_text().strip()
+    assert readout == "2"
+
+
 def test_pdf_handout(decks, tmp_path):
     deck = decks / f"{DEMO_NAME}{slides.DECK_SUFFIX}"
     pdf = slides.print_pdf(deck, tmp_path / "demo.pdf", chromium=CHROMIUM)
