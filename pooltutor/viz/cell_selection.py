@@ -239,7 +239,7 @@ class CellSelection:
                                          f"{type(i).__name__}: need ints")
         index = tuple(int(i) for i in index)
         if len(index) != len(grid.shape) or any(not 0 <= i < n
-                                                for i, n in zip(index, grid.shape)):
+                                                for i, n in zip(index, grid.shape, strict=True)):
             raise PoolTutorError(
                 f"index={cell_name(index) if index else '()'} is not an output cell: need "
                 f"{len(grid.shape)} ints with 0 <= index < {cell_name(grid.shape)}")

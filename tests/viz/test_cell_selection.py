@@ -11,7 +11,13 @@ import pytest
 
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 from pooltutor.viz.adaptive_explorer import AdaptiveBinsExplorer, adaptive_bins_frames
-from pooltutor.viz.cell_selection import CHOSEN_COLOR, MAX_CELLS, CellChooser, OutputGrid, cell_picker_frames
+from pooltutor.viz.cell_selection import (
+    CHOSEN_COLOR,
+    MAX_CELLS,
+    CellChooser,
+    OutputGrid,
+    cell_picker_frames,
+)
 from pooltutor.viz.explorer import frames_widget
 from pooltutor.viz.index_explorer import IndexLayoutExplorer, index_layout_frames
 from pooltutor.viz.padding_explorer import PaddingModeExplorer
