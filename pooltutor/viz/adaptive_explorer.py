@@ -46,6 +46,7 @@ from ..errors import (
     check_per_axis,
 )
 from .adaptive import MAX_SIDE, adaptive_bins_figsize, move_adaptive_bins, plot_adaptive_bins
+from .cell_selection import CellSelection, OutputGrid, cell_picker_frames
 from .explorer import Explorer, FramesWidget, frames_widget
 
 __all__ = ["AdaptiveBinsExplorer", "adaptive_bins_frames", "canvas_png", "pi_digits"]
@@ -97,7 +98,7 @@ def pi_digits(count: int) -> np.ndarray:
     return np.array(digits, dtype=float)
 
 
-class AdaptiveBinsExplorer(Explorer):
+class AdaptiveBinsExplorer(CellSelection, Explorer):
     """Change the input and output size of an adaptive pooling and watch its bins.
 
     Parameters
@@ -205,6 +206,7 @@ class AdaptiveBinsExplorer(Explorer):
                    self.show_fixed)
         self._sync_bounds()
         self.safe_update()
+        self.add_cell_chooser()
 
     @staticmethod
     def _pair(name, value, ndim):
@@ -242,6 +244,20 @@ class AdaptiveBinsExplorer(Explorer):
     @property
     def out_index(self) -> tuple[int, ...]:
         return tuple(self.cell[a].value for a in self._axes())
+
+    # ------------------------------------------------------------ output-cell selection
+
+    def _output_grid(self) -> OutputGrid | None:
+        """The adaptive output shown; the chosen cell is the cell sliders'."""
+        if self.plot is None or self._pooled is None:
+            return None
+        return OutputGrid.of_values(self._pooled.output[0, 0], self.out_index)
+
+    def _apply_cell(self, index) -> None:
+        with self._hold():
+            for a, v in zip(self._axes(), index, strict=True):
+                self.cell[a].value = v
+        self.safe_update()
 
     # ------------------------------------------------------------ drawing
 
@@ -375,7 +391,7 @@ class AdaptiveBinsExplorer(Explorer):
 
         pngs, labels = self.collect_frames(cells, apply)
         apply(keep)
-        return frames_widget(pngs, labels, description="output cell")
+        return cell_picker_frames(frames_widget(pngs, labels, description="output cell"), cells)
 
 
 def adaptive_bins_frames(x=None, *, max_frames: int = 32, **params) -> FramesWidget:

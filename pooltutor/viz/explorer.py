@@ -496,6 +496,9 @@ class FramesWidget:
         The ``jslink`` objects (slider -> stack, play -> slider, slider -> caption stack).
     labels : tuple of str
         One caption per frame.
+    picker : ipywidgets.ToggleButtons or None
+        One button per frame when the frames are output cells
+        (:func:`pooltutor.viz.cell_selection.cell_picker_frames`), linked to the slider.
     """
 
     widget: Any
@@ -504,6 +507,7 @@ class FramesWidget:
     stack: Any
     links: tuple
     labels: tuple[str, ...]
+    picker: Any = None
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

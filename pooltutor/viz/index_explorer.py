@@ -31,6 +31,7 @@ from ..errors import PoolTutorError, check_choice, check_int, check_tensor
 from ..geometry import pool_geometry
 from ..indexing import INDEX_LAYOUTS
 from ..pooling import max_pool
+from .cell_selection import CellSelection, OutputGrid, cell_picker_frames
 from .explorer import Explorer, FramesWidget, frames_widget
 from .indices import (
     LAYOUT_USERS,
@@ -62,7 +63,7 @@ def _animated(artists, animated: bool = True):
             artist.set_animated(not animated)
 
 
-class IndexLayoutExplorer(Explorer):
+class IndexLayoutExplorer(CellSelection, Explorer):
     """Choose ``n``, ``c`` and an output cell; see its winner flattened in every index layout.
 
     The numbers per layout are also listed under the picture, with the
@@ -152,6 +153,7 @@ class IndexLayoutExplorer(Explorer):
                    *self.out)
         self._sync_bounds()
         self.safe_update()
+        self.add_cell_chooser()
 
     # ------------------------------------------------------------ wiring
 
@@ -172,6 +174,21 @@ class IndexLayoutExplorer(Explorer):
     def out_index(self) -> tuple[int, ...]:
         """``(n, c, *out_spatial)`` from the controls."""
         return (self.n.value, self.c.value, *(s.value for s in self.out))
+
+    # ------------------------------------------------------------ output-cell selection
+
+    def _output_grid(self) -> OutputGrid | None:
+        """The output plane ``(n, c)`` shown; the chosen cell is the output-cell sliders'."""
+        if self.plot is None:
+            return None
+        return OutputGrid.of_values(self.plot.result.output[self.n.value, self.c.value],
+                                    tuple(s.value for s in self.out))
+
+    def _apply_cell(self, index) -> None:
+        with self._hold():
+            for slider, v in zip(self.out, index, strict=True):
+                slider.value = v
+        self.safe_update()
 
     # ------------------------------------------------------------ drawing
 
@@ -296,7 +313,7 @@ class IndexLayoutExplorer(Explorer):
 
         pngs, labels = self.collect_frames(cells, apply)
         apply(keep)
-        return frames_widget(pngs, labels, description="output cell")
+        return cell_picker_frames(frames_widget(pngs, labels, description="output cell"), cells)
 
 
 def index_layout_frames(x=None, *, max_frames: int = 32, **params) -> FramesWidget:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import check_choice, check_int
+from .cell_selection import CellSelection, OutputGrid
 from .explorer import Explorer, FramesWidget, frames_widget
 from .padding_modes import TENSORRT_MODES, plot_padding_modes, rows_rect
 
@@ -51,7 +52,7 @@ PRESETS: dict[str, tuple[int, int, int, int, int, int]] = {
 }
 
 
-class PaddingModeExplorer(Explorer):
+class PaddingModeExplorer(CellSelection, Explorer):
     """Sliders for ``I, F, S, D, B, A`` wired to :func:`plot_padding_modes`.
 
     Attributes
@@ -63,6 +64,12 @@ class PaddingModeExplorer(Explorer):
         The mode whose ``explain()`` is shown.
     plot : PaddingModesPlot
         What is drawn.
+    cell_chooser : CellChooser
+        One button per output position of the ``explain`` mode, under the picture:
+        pressing one outlines that position's window in the mode's row (instead of the
+        last window) and explains it.  Nothing is chosen at first; another ``explain``
+        mode clears the choice, a parameter change keeps it while it is an output
+        position.
     """
 
     def __init__(self, input_size: int = 6, window: int = 3, stride: int = 2,
@@ -112,13 +119,14 @@ class PaddingModeExplorer(Explorer):
                                    [self.mode_set, self.explain_mode]],
                          figsize=figsize, dpi=dpi)
         self.plot = None
+        self.chosen: int | None = None         # the chosen output position (explain mode)
         self._rows = self.figure.add_axes(rows_rect(self.figure))
         self._syncing = False
         self.mode_set.observe(self._on_mode_set, names="value")
-        self.explain_mode.observe(lambda change: self._show_explain(), names="value")
-        self.explain_mode.observe(lambda change: self._update_code_panel(), names="value")
+        self.explain_mode.observe(self._on_explain_mode, names="value")
         self.watch(*self.params)
         self.safe_update()
+        self.add_cell_chooser()
 
     def _on_change(self, change=None) -> None:
         if not self._syncing:
@@ -144,7 +152,8 @@ class PaddingModeExplorer(Explorer):
         # a fixed, slide-sized figure, one Axes: the cells shrink to fit the rows.  Every
         # change draws the whole picture again: the new one, then the last one taken off
         # (refused parameters raise before anything is drawn: the last picture stays)
-        plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes, ax=self._rows)
+        plot = plot_padding_modes(i, f, s, b, a, dilation=d, modes=self.modes, ax=self._rows,
+                                  outline=self._outline(i, f, s, b, a, d))
         if self.plot is not None:
             self.plot.remove()
         self.plot = plot
@@ -186,7 +195,62 @@ class PaddingModeExplorer(Explorer):
             text = geometry.explain()
             if geometry.notes:
                 text += "\n\nWarnings:\n" + "\n".join(geometry.notes)
+            if self.plot.outlined.get(mode) == self.chosen is not None:
+                text += "\n\n" + self._window_text(geometry, self.chosen)
             self.set_explain(text)
+
+    # ------------------------------------------------- output-cell selection
+
+    def _on_explain_mode(self, change) -> None:
+        if self._syncing:
+            return
+        self.chosen = None                  # another mode: another row of output cells
+        self.safe_update()
+
+    def _outline(self, i, f, s, b, a, d) -> dict | None:
+        """``outline=`` of the chosen position (cleared when the explain mode has no such
+        output position under the new parameters)."""
+        if self.chosen is None:
+            return None
+        from ..tensorrt import mode_geometry
+
+        try:
+            mg = mode_geometry(self.explain_mode.value, i, f, s, pre_padding=b,
+                               post_padding=a, dilation=d)
+        except (ValueError, TypeError):
+            mg = None
+        if mg is None or self.chosen >= mg.output_size:
+            self.chosen = None
+            return None
+        return {self.explain_mode.value: self.chosen}
+
+    @staticmethod
+    def _window_text(geometry, o: int) -> str:
+        """Where the window of output ``o`` reads, tap by tap (from the geometry)."""
+        axis = geometry.axis
+        taps = axis.taps(o)
+        kinds = ", ".join(f"{t} ({k})" for t, k in zip(taps, axis.tap_kinds(o), strict=True))
+        return (f"output {o} of {geometry.mode}: window start {o}*S - B = {o}*{axis.stride} - "
+                f"{axis.pad_begin} = {taps[0]}, taps {kinds}")
+
+    def _output_grid(self) -> OutputGrid | None:
+        if self.plot is None:
+            return None
+        mode = self.explain_mode.value
+        geometry = self.plot.geometries.get(mode)
+        if geometry is None:
+            return None
+        descriptions = []
+        for o, (first, last) in enumerate(self.plot.windows[mode]):
+            descriptions.append(f"output {o} of {mode}: window from input {first} to {last}")
+        return OutputGrid((geometry.output_size,), tuple(map(str, range(geometry.output_size))),
+                          tuple(descriptions),
+                          None if self.chosen is None else (self.chosen,),
+                          title=f"output position of {mode}")
+
+    def _apply_cell(self, index) -> None:
+        self.chosen = int(index[0])
+        self.safe_update()
 
     # ---------------------------------------------------------- kernel-free
 

@@ -105,8 +105,11 @@ class PaddingModesPlot(DescribedFigure):
         Mode name -> ``(first tap, last tap)`` of each window, as its bar shows it (empty if
         rejected).
     last_windows : dict
-        Mode name -> ``((tap, tap kind), ...)`` of its last window (outlined; kind
-        ``"outside"`` dashed); None if rejected.
+        Mode name -> ``((tap, tap kind), ...)`` of its outlined window (the last one, or
+        the one ``outline=`` chose; kind ``"outside"`` dashed); None if rejected.
+    outlined : dict
+        Mode name -> the output position of its outlined window (only modes that drew
+        windows).
     dropped : dict
         Mode name -> the taps of the window it drops (outlined dashed, with a dashed bar
         labelled "dropped"); None when nothing was dropped.
@@ -145,6 +148,7 @@ class PaddingModesPlot(DescribedFigure):
     text_collections: list = field(default_factory=list)
     texts: list = field(default_factory=list)
     windows: dict = field(default_factory=dict)
+    outlined: dict = field(default_factory=dict)
 
     @property
     def alt_text(self) -> str:
@@ -153,8 +157,13 @@ class PaddingModesPlot(DescribedFigure):
         dropped = [m for m, d in self.dropped.items() if d]
         tail = (f". The last window of {', '.join(dropped)} starts in the end padding and is "
                 f"dropped" if dropped else "")
+        chosen = [f"{m} outlines the window of output {o} (input {self.windows[m][o][0]} "
+                  f"to {self.windows[m][o][1]})" for m, o in self.outlined.items()
+                  if o != len(self.windows[m]) - 1]
+        outlined = ("; each row's last window is outlined" if not chosen else
+                    "; " + "; ".join(chosen) + ", the other rows their last window")
         return (f"{self.title}. One row per rule, each with its output length O and padding "
-                f"before B and after A: {rows}{tail}; each row's last window is outlined.")
+                f"before B and after A: {rows}{tail}{outlined}.")
 
     def remove(self) -> None:
         """Take everything this plot drew off its Axes, but the title (the Axes' own: the
@@ -407,8 +416,8 @@ def _axes_inches(ax) -> tuple[float, float]:
 def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                        post_padding: int = 0, *, dilation: int = 1,
                        modes: Sequence[Any] = TENSORRT_MODES, pad_taps: str = "neg_inf",
-                       ax=None, fig=None, fit_figure: bool = False, title: str | None = None
-                       ) -> PaddingModesPlot:
+                       ax=None, fig=None, fit_figure: bool = False, title: str | None = None,
+                       outline: dict | None = None) -> PaddingModesPlot:
     """Draw one axis under several padding modes, one row per mode.
 
     Parameters
@@ -440,6 +449,10 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         Resize ``fig`` to the size the picture needs.
     title : str, optional
         Replaces the title (the parameters and the padding rule).
+    outline : dict, optional
+        Mode name -> the output position whose window is outlined in that row (its bar
+        drawn in the window colour) instead of the last window: the chosen output cell of
+        an explorer.  A mode that rejects the combination has no windows to outline.
 
     Returns
     -------
@@ -510,6 +523,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
         except PoolTutorError as exc:
             geometries[name] = None
             errors[name] = str(exc)
+    outlined = _check_outline(outline, geometries)
 
     # one common x range, so that the rows line up cell for cell
     lo, hi, max_windows = 0, size, 1
@@ -590,7 +604,7 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
     vmin, vmax = style.shared_limits(values) if values is not None else (0.0, 1.0)
     axes = targets if per_row else [targets] * len(rows)
     plot = PaddingModesPlot(fig, dict(zip(names, axes, strict=True)), geometries, errors,
-                            title=head, cell_inches=cell)
+                            title=head, cell_inches=cell, outlined=outlined)
     # rows stacked downwards in cell units; the label column, then the cells centred
     used = label_w + n_cells * cell
     y = 0.0
@@ -625,6 +639,30 @@ def plot_padding_modes(x, window: int, stride: int = 1, pre_padding: int = 0,
                 plot.artists += artist if isinstance(artist, list) else [artist]
     plot.title_text = axes[0].set_title(head, fontsize=head_size, fontweight="bold", pad=10)
     return plot
+
+
+def _check_outline(outline, geometries) -> dict:
+    """``outline`` checked against the modes drawn: ``{mode name: output position}``."""
+    if outline is None:
+        return {}
+    if not isinstance(outline, dict):
+        raise PoolTutorTypeError(f"outline={outline!r} has type {type(outline).__name__}: "
+                                 f"need a dict of mode name -> output position")
+    checked = {}
+    for mode, o in outline.items():
+        name = mode_name(mode)
+        if name not in geometries:
+            raise PoolTutorError(f"outline names {mode!r}: need one of the modes drawn "
+                                 f"({', '.join(geometries)})")
+        mg = geometries[name]
+        if mg is None:
+            raise PoolTutorError(f"outline={{{mode!r}: {o!r}}} is not allowed: {name} rejects "
+                                 f"these parameters, it has no window to outline")
+        checked[name] = check_int(f"outline[{mode!r}]", o, minimum=0)
+        if checked[name] >= mg.output_size:
+            raise PoolTutorError(f"outline[{mode!r}]={o} is not an output position of {name}: "
+                                 f"need 0 <= o < {mg.output_size}")
+    return checked
 
 
 class _Cells:
@@ -797,15 +835,16 @@ def _draw_row(plot: PaddingModesPlot, ax, texts, acc: _Cells, row: _Row, y_top: 
         bar_pt = bar_step * cell_pt
         bar_width = min(3.0, max(1.0, 0.6 * bar_pt))
         segs = _bar_segments(g, starts, y0 + bars_top, bar_step)
-        acc.bars += [(seg, BAR_COLOR, bar_width) for seg in segs[:-1]]
-        acc.bars.append((segs[-1], style.WINDOW_COLOR, min(4.5, bar_width + 1.5)))
+        chosen = plot.outlined.setdefault(name, len(starts) - 1)
+        acc.bars += [(seg, BAR_COLOR, bar_width) for o, seg in enumerate(segs) if o != chosen]
+        acc.bars.append((segs[chosen], style.WINDOW_COLOR, min(4.5, bar_width + 1.5)))
         plot.windows[name] = tuple((start, start + (g.kernel - 1) * g.dilation)
                                    for start in starts)
         if g.dilation > 1:
             acc.taps += [(start + j * g.dilation, y0 + bars_top + bar_step * o,
                           min(5.0, max(2.0, 0.8 * bar_pt)))
                          for o, start in enumerate(starts) for j in range(g.kernel)]
-        last = g.taps(len(starts) - 1)
+        last = g.taps(chosen)
         acc.add("window", [(y0, t) for t in last])
         acc.window_styles += ["--" if g.tap_kind(t) == "outside" else "-" for t in last]
         plot.last_windows[name] = tuple((t, g.tap_kind(t)) for t in last)

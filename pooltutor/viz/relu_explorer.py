@@ -33,6 +33,7 @@ import numpy as np
 from .. import quant
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int
 from ..geometry import pool_geometry
+from .cell_selection import CellSelection, OutputGrid
 from .explorer import Explorer, FramesWidget, frames_widget
 from .quant_chain import plot_quant_chain
 from .zero_point import empty_axes, plot_zero_point_relu
@@ -52,7 +53,7 @@ PRESETS = MappingProxyType({
 DTYPES = ("uint8", "int8")
 
 
-class ZeroPointReluExplorer(Explorer):
+class ZeroPointReluExplorer(CellSelection, Explorer):
     """Requantize, ReLU at the zero point, max pool: change any parameter and compare.
 
     Parameters
@@ -153,6 +154,7 @@ class ZeroPointReluExplorer(Explorer):
                    self.scale, self.kernel, self.stride, *self.cell)
         self._sync_bounds()
         self.safe_update()
+        self.add_cell_chooser()
 
     # ------------------------------------------------------------ wiring
 
@@ -179,6 +181,19 @@ class ZeroPointReluExplorer(Explorer):
     @property
     def out_index(self) -> tuple[int, int]:
         return self.cell[0].value, self.cell[1].value
+
+    # ------------------------------------------------------------ output-cell selection
+
+    def _output_grid(self) -> OutputGrid | None:
+        """The pooled codes shown; the chosen cell is the pooled-cell sliders'."""
+        if getattr(self, "chain", None) is None:
+            return None
+        return OutputGrid.of_values(self.chain.pooled, self.out_index, prefix="pooled")
+
+    def _apply_cell(self, index) -> None:
+        with self._hold():
+            self.cell[0].value, self.cell[1].value = index
+        self.safe_update()
 
     # ------------------------------------------------------------ drawing
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from ..errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
 from ..geometry import ROUNDINGS
+from .cell_selection import CellSelection, OutputGrid, cell_picker_frames
 from .explorer import Explorer, FramesWidget, frames_widget
 from .heatmaps import PAD_RULE_TEXT, _plot_pooling, update_pooling_plot
 
@@ -63,7 +64,7 @@ def demo_input(shape, seed: int = 0) -> np.ndarray:
 TORCH_CEIL_MODE = {"floor": False, "ceil_torch": True}
 
 
-class WindowStepper(Explorer):
+class WindowStepper(CellSelection, Explorer):
     """Step through the windows of a max (or average) pooling, one output position at a time.
 
     Parameters
@@ -88,6 +89,10 @@ class WindowStepper(Explorer):
         Flat (row-major) output position; its ``max`` follows the output size.
     play : ipywidgets.Play
     prev_button, next_button : ipywidgets.Button
+    cell_chooser : CellChooser
+        One button per output cell under the picture (the cells computed so far show
+        their values); pressing one moves the position there
+        (:meth:`~pooltutor.viz.cell_selection.CellSelection.select_cell`).
     result : PoolResult
         The engine's result for the current controls.
     plot : PoolingPlot
@@ -181,6 +186,7 @@ class WindowStepper(Explorer):
         self._syncing = False
         self.watch(*self.params, self.position)
         self.safe_update()
+        self.add_cell_chooser()
 
     # ------------------------------------------------------------------ state
 
@@ -200,6 +206,21 @@ class WindowStepper(Explorer):
     def _on_change(self, change=None) -> None:
         if not self._syncing:
             self.safe_update()
+
+    # ------------------------------------------------- output-cell selection
+
+    def _output_grid(self) -> OutputGrid | None:
+        """The output plane as drawn: the cells computed so far (row-major up to the
+        position) show their values, the chosen cell is the position."""
+        if self.plot is None:
+            return None
+        shape = self.result.geometry.output_shape
+        computed = np.arange(int(np.prod(shape))).reshape(shape) < self.plot.computed
+        return OutputGrid.of_values(self.result.output[0, 0], self.plot.out_index,
+                                    shown=computed)
+
+    def _apply_cell(self, index) -> None:
+        self.position.value = int(np.ravel_multi_index(index, self.output_shape))
 
     def _input(self) -> np.ndarray:
         if self.x is not None:
@@ -347,7 +368,13 @@ class WindowStepper(Explorer):
         pngs, labels = self.collect_frames(list(positions),
                                            lambda p: setattr(self.position, "value", p))
         self.position.value = keep
-        return frames_widget(pngs, labels, description="position")
+        shape = self.output_shape
+        cells = [tuple(int(i) for i in np.unravel_index(p, shape)) for p in positions]
+        values = self.result.output[0, 0]
+        from .style import format_value
+
+        return cell_picker_frames(frames_widget(pngs, labels, description="position"), cells,
+                                  [format_value(values[c]) for c in cells])
 
 
 def window_stepper_frames(x=None, **params) -> FramesWidget:

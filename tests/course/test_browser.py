@@ -353,6 +353,43 @@ def test_app_self_checks_of_the_course_notebooks_answer(app_pages, name):
     assert "Could not read 'not a number'" in text
 
 
+def test_app_output_cell_button_shows_its_window_and_explain(browser, app_server):
+    """The stepper of 01_window_placement: pressing an output-cell button (the chooser
+    under the picture) moves the window there: the picture and the explain text change,
+    and the pressed button is marked as chosen."""
+    base, _ = app_server
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/voila/render/01_window_placement.ipynb", timeout=RENDER_TIMEOUT)
+    page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT)
+    _wait_until_widgets_settle(page)
+    chooser = page.locator(".pooltutor-cell-chooser").first
+    chooser.wait_for(state="visible", timeout=30_000)
+    explorer = chooser.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    picture = explorer.locator(".widget-image").first
+    before = picture.get_attribute("src")
+    button = chooser.locator("button[title^='output (1, 2)']")
+    assert button.count() == 1
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.wait_for_function(
+        "el => el.innerText.includes('output[0, 0, 1, 2]')",
+        arg=explorer.element_handle(), timeout=15_000)
+    page.wait_for_function("([img, old]) => img.getAttribute('src') !== old",
+                           arg=[picture.element_handle(), before], timeout=15_000)
+    chosen = button.element_handle()
+    page.wait_for_function("b => b.innerText.startsWith('[') && b.title.endsWith('(chosen)')",
+                           arg=chosen, timeout=15_000)
+    # the keyboard works too: Tab to the next cell's button, Enter chooses it
+    chosen.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_function("el => el.innerText.includes('output[0, 0, 2, 0]')",
+                           arg=explorer.element_handle(), timeout=15_000)
+    _save_screenshot(page, "cell-chooser.png", top=explorer)
+    context.close()
+
+
 # -------------------------------------------------------------------- slides
 
 
@@ -511,6 +548,37 @@ def test_offline_deck_stepper_changes_frame_without_a_kernel(decks, deck_page):
         arg=before, timeout=10_000)
     assert page.locator("section.present .widget-readout").first.inner_text().strip() == "1"
     assert page.evaluate("() => location.hash") == "#/1"  # the key moved the slider, not the deck
+
+
+def test_offline_deck_cell_picker_chooses_a_frame_without_a_kernel(decks, deck_page):
+    """The kernel-free stepper of 01_window_placement: a cell picker button (ToggleButtons
+    jslinked to the frames' slider) shows that cell's frame."""
+    page = deck_page
+    deck = decks / f"01_window_placement{slides.DECK_SUFFIX}"
+    _open_deck(page, deck)
+    where = page.evaluate("""() => {
+        const tops = Array.from(document.querySelectorAll('.reveal .slides > section'));
+        for (const [h, top] of tops.entries()) {
+          const leaves = Array.from(top.querySelectorAll(':scope > section'));
+          for (const [v, leaf] of (leaves.length ? leaves : [top]).entries()) {
+            if (leaf.querySelector('.pooltutor-cell-picker')) return `#/${h}/${v}`;
+          }
+        }
+        return null; }""")
+    assert where is not None, "no cell picker in the deck"
+    _open_deck(page, deck, where)
+    picker = page.locator("section.present .pooltutor-cell-picker").first
+    picker.wait_for(state="visible", timeout=15_000)
+    visible_frame = ("() => Array.from(document.querySelectorAll('section.present img'))"
+                     ".filter(i => i.offsetParent !== null).map(i => i.src).join('|')")
+    before = page.evaluate(visible_frame)
+    button = picker.locator("button").nth(2)
+    button.click()
+    page.wait_for_function(
+        f"before => ({visible_frame})() !== before && ({visible_frame})() !== ''",
+        arg=before, timeout=10_000)
+    readout = page.locator("section.present .widget-readout").first.inner_text().strip()
+    assert readout == "2"
 
 
 def test_pdf_handout(decks, tmp_path):
