@@ -7,19 +7,19 @@ signatures say, so a type checker catches ``rounding="ciel"``) and a tuple of
 the same strings derived from it with :func:`typing.get_args` (what the
 run-time checks and their error messages list), so the two cannot differ.
 
-=================  ==========================  ==============================================
-parameter          alias                       values (meaning: the module named)
-=================  ==========================  ==============================================
-``rounding``       :data:`Rounding`            output-length rule (:mod:`pooltutor.geometry`)
-``pad_taps``       :data:`PadTaps`             padding taps in a max window (:mod:`~pooltutor.pooling`)
-``empty_value``    :data:`EmptyValue`          value of a window with no input element
-``empty_index``    :data:`EmptyIndex`          its index
-``nan_policy``     :data:`NanPolicy`           which NaN wins a max window
-``ties``           :data:`Ties`                which of equal maxima wins
-``index_layout``   :data:`IndexLayout`         how a winner's position is flattened (:mod:`~pooltutor.indexing`)
-``divisor``        :data:`DivisorRule`         what an average divides by (or an int)
-``follow``         :data:`Follow`              written spec or measured runtime (:mod:`~pooltutor.frameworks`)
-=================  ==========================  ==============================================
+=================  ====================  ================================================
+parameter          alias                 what it decides (module that explains it)
+=================  ====================  ================================================
+``rounding``       :data:`Rounding`      output-length rule (:mod:`pooltutor.geometry`)
+``pad_taps``       :data:`PadTaps`       padding taps in a max window (:mod:`.pooling`)
+``empty_value``    :data:`EmptyValue`    value of a window with no input element
+``empty_index``    :data:`EmptyIndex`    its index
+``nan_policy``     :data:`NanPolicy`     which NaN wins a max window
+``ties``           :data:`Ties`          which of equal maxima wins
+``index_layout``   :data:`IndexLayout`   how a winner is numbered (:mod:`.indexing`)
+``divisor``        :data:`DivisorRule`   what an average divides by (or an int)
+``follow``         :data:`Follow`        written spec or measured runtime (:mod:`.frameworks`)
+=================  ====================  ================================================
 
 >>> ROUNDINGS
 ('floor', 'ceil', 'ceil_torch', 'floor_clip', 'caffe')

@@ -95,3 +95,12 @@ def test_signatures_use_the_aliases():
                 assert p.annotation == want[p.name], (f.__qualname__, p.name, p.annotation)
                 seen += 1
     assert seen >= 30
+
+
+@pytest.mark.parametrize("values, alias", [
+    ("REQUANT_ROUNDINGS", "RequantRounding"), ("AVG_ROUNDINGS", "AvgRounding"),
+    ("AVG_MEAN_OF", "MeanOf")])
+def test_quant_choices_are_their_aliases(values, alias):
+    from pooltutor import quant
+
+    assert getattr(quant, values) == typing.get_args(getattr(quant, alias))
