@@ -18,6 +18,7 @@ are imported only when asked for.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from ._version import __version__
 from .errors import PoolTutorError, PoolTutorTypeError
@@ -73,7 +74,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         module = _LAZY[name]
         if module is None:
@@ -82,5 +83,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'pooltutor' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))

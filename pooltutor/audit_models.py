@@ -12,7 +12,15 @@ its tests, its benchmark and notebook 06.  Needs the ``onnx`` package.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from onnx import ModelProto
+
+    from .model_audit import AuditReport
 
 __all__ = ["OPSET", "one_node_model", "ModelBuilder", "googlenet_stem", "squeezenet1_0",
            "chain_model", "measured_shapes"]
@@ -21,7 +29,8 @@ __all__ = ["OPSET", "one_node_model", "ModelBuilder", "googlenet_stem", "squeeze
 OPSET = 22
 
 
-def _onnx():
+def _onnx() -> Any:
+    """The onnx module (imported on first use; a clear error when it is missing)."""
     from .model_audit import _onnx as load
 
     return load()
@@ -30,23 +39,25 @@ def _onnx():
 class ModelBuilder:
     """Append nodes to a graph with one input; ``build()`` returns the checked model."""
 
-    def __init__(self, input_shape, name: str = "model", input_name: str = "x", seed: int = 0):
+    def __init__(self, input_shape: Sequence[int], name: str = "model", input_name: str = "x",
+                 seed: int = 0) -> None:
         self.onnx = _onnx()
         self.name = name
         self.input_name = input_name
         self.input_shape = list(input_shape)
-        self.nodes: list = []
-        self.inits: list = []
+        self.nodes: list[Any] = []
+        self.inits: list[Any] = []
         self.rng = np.random.default_rng(seed)
         self.last = input_name
-        self.channels = input_shape[1] if len(input_shape) > 1 else None
+        self.channels: int | None = input_shape[1] if len(input_shape) > 1 else None
         self._n = 0
 
     def _name(self, op: str) -> str:
         self._n += 1
         return f"{op.lower()}_{self._n}"
 
-    def node(self, op: str, inputs=None, n_outputs: int = 1, name=None, **attrs) -> list[str]:
+    def node(self, op: str, inputs: Sequence[str] | None = None, n_outputs: int = 1,
+             name: str | None = None, **attrs: Any) -> list[str]:
         name = name or self._name(op)
         inputs = [self.last] if inputs is None else list(inputs)
         outputs = [name] + [f"{name}_out{i}" for i in range(1, n_outputs)]
@@ -54,15 +65,16 @@ class ModelBuilder:
         self.last = outputs[0]
         return outputs
 
-    def weight(self, shape, name: str) -> str:
+    def weight(self, shape: Sequence[Any], name: str) -> str:
         from onnx import numpy_helper
 
         w = (self.rng.standard_normal(shape) * 0.1).astype(np.float32)
         self.inits.append(numpy_helper.from_array(w, name))
         return name
 
-    def conv(self, out_channels: int, kernel, *, inputs=None, in_channels=None, name=None,
-             relu: bool = True, **attrs) -> str:
+    def conv(self, out_channels: int, kernel: int | Sequence[int], *, inputs: str | None = None,
+             in_channels: int | None = None, name: str | None = None, relu: bool = True,
+             **attrs: Any) -> str:
         src = self.last if inputs is None else inputs
         cin = self.channels if in_channels is None else in_channels
         k = [kernel] * 2 if isinstance(kernel, int) else list(kernel)
@@ -74,7 +86,7 @@ class ModelBuilder:
         self.channels = out_channels
         return self.last
 
-    def build(self, outputs=None):
+    def build(self, outputs: Sequence[str] | None = None) -> ModelProto:
         helper = self.onnx.helper
         from onnx import TensorProto
 
@@ -84,13 +96,14 @@ class ModelBuilder:
             [helper.make_tensor_value_info(self.input_name, TensorProto.FLOAT, self.input_shape)],
             [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outs],
             initializer=self.inits)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+        model: ModelProto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
         model.ir_version = 10
         return model
 
 
-def one_node_model(op: str, input_shape, *, weight_shape=None, with_indices: bool = False,
-                   opset: int = OPSET, **attrs):
+def one_node_model(op: str, input_shape: Sequence[int], *,
+                   weight_shape: Sequence[int] | None = None, with_indices: bool = False,
+                   opset: int = OPSET, **attrs: Any) -> ModelProto:
     """A model ``x -> op -> y`` (``Conv`` / ``ConvTranspose``: with a weight initializer)."""
     onnx = _onnx()
     from onnx import TensorProto, helper, numpy_helper
@@ -114,7 +127,8 @@ def one_node_model(op: str, input_shape, *, weight_shape=None, with_indices: boo
     return model
 
 
-def chain_model(input_shape, layers, name: str = "chain"):
+def chain_model(input_shape: Sequence[int], layers: Iterable[tuple[str, Mapping[str, Any]]],
+                name: str = "chain") -> ModelProto:
     """A chain of nodes: ``layers`` is a list of ``(op, attrs)``; Conv attrs take
     ``out_channels`` and ``kernel``."""
     b = ModelBuilder(input_shape, name)
@@ -127,8 +141,8 @@ def chain_model(input_shape, layers, name: str = "chain"):
     return b.build()
 
 
-def googlenet_stem(input_shape=(1, 3, 224, 224), *, pool_kernel: int = 3, pool_pads=0,
-                   name: str = "googlenet_stem"):
+def googlenet_stem(input_shape: Sequence[int] = (1, 3, 224, 224), *, pool_kernel: int = 3,
+                   pool_pads: int | Sequence[int] = 0, name: str = "googlenet_stem") -> ModelProto:
     """torchvision GoogLeNet up to ``maxpool2`` (conv1 7x7/2 p3, maxpool 3/2 ceil, conv2 1x1,
     conv3 3x3 p1, maxpool 3/2 ceil), then global average pooling.
 
@@ -149,15 +163,15 @@ def googlenet_stem(input_shape=(1, 3, 224, 224), *, pool_kernel: int = 3, pool_p
     return b.build()
 
 
-def squeezenet1_0(input_shape=(1, 3, 224, 224), *, num_classes: int = 10,
-                  name: str = "squeezenet1_0"):
+def squeezenet1_0(input_shape: Sequence[int] = (1, 3, 224, 224), *, num_classes: int = 10,
+                  name: str = "squeezenet1_0") -> ModelProto:
     """torchvision SqueezeNet 1.0 (conv 7x7/2, three ceil-mode max pools 3/2, eight Fire
     modules, a 1x1 classifier conv and global average pooling), random weights."""
     b = ModelBuilder(input_shape, name)
     b.conv(96, 7, strides=[2, 2], name="features.0")
     b.node("MaxPool", name="features.2", kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)
 
-    def fire(tag, squeeze, e1, e3):
+    def fire(tag: str, squeeze: int, e1: int, e3: int) -> None:
         s = b.conv(squeeze, 1, name=f"{tag}.squeeze")
         a = b.conv(e1, 1, inputs=s, in_channels=squeeze, name=f"{tag}.expand1x1")
         c = b.conv(e3, 3, inputs=s, in_channels=squeeze, pads=[1, 1, 1, 1],
@@ -181,7 +195,7 @@ def squeezenet1_0(input_shape=(1, 3, 224, 224), *, num_classes: int = 10,
     return b.build()
 
 
-def measured_shapes(model, report, runtime: str) -> dict:
+def measured_shapes(model: ModelProto, report: AuditReport, runtime: str) -> dict[str, Any]:
     """Run ``model`` in ``runtime`` (``"onnxruntime"`` or ``"openvino"``, CPU) with every
     audited node's output exposed; node name -> measured shape, or ``{"error": reason}``
     when the runtime refuses the model or is not installed.  Random input, shapes only."""

@@ -23,11 +23,13 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_int, check_tensor
+from .rules import Follow
 
 __all__ = ["CEIL_RUNTIMES", "Column", "RuntimeRow", "RuntimeTable", "SPEC_AND_RUNTIME_COLUMNS",
            "compare_ceil_modes", "value_text"]
@@ -47,7 +49,7 @@ CEIL_RUNTIMES: tuple[tuple[str, str], ...] = (
 )
 
 
-def value_text(v) -> str:
+def value_text(v: Any) -> str:
     """A value as a table writes it: integers as integers, else up to 3 significant digits.
 
     >>> [value_text(v) for v in (3.0, 2.5, -np.inf, np.float32(1e-5), 7)]
@@ -102,11 +104,11 @@ class Column:
 
 
 def _shape_text(row: RuntimeRow) -> str:
-    return " x ".join(str(n) for n in row.shape)
+    return " x ".join(str(n) for n in cast(tuple[int, ...], row.shape))   # a row that ran
 
 
 def _values_text(row: RuntimeRow) -> str:
-    return _nested_text(row.output[0, 0])
+    return _nested_text(cast(np.ndarray, row.output)[0, 0])
 
 
 #: The columns of every table: the output shape and the values of the first plane.
@@ -167,11 +169,11 @@ class RuntimeTable:
             lines.append("  " + "  ".join(padded).rstrip())
         return "\n".join(lines)
 
-    def _repr_pretty_(self, printer, cycle) -> None:
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))
 
 
-def _ceil_calls(arr: np.ndarray, k: int, s: int, p: int, follow: str = "spec"
+def _ceil_calls(arr: np.ndarray, k: int, s: int, p: int, follow: Follow = "spec"
                 ) -> dict[str, Callable[[], Any]]:
     """Each runtime of :data:`CEIL_RUNTIMES` as a call of its framework model, following
     the framework's specification or its runtime (``follow``, as the frameworks take it)."""
@@ -218,7 +220,7 @@ SPEC_AND_RUNTIME_COLUMNS: tuple[Column, ...] = (Column("specification", _answer_
                                                 Column("CPU runtime", _runtime_text))
 
 
-def run_row(runtime: str, call: str, func: Callable[[], Any], **extra) -> RuntimeRow:
+def run_row(runtime: str, call: str, func: Callable[[], Any], **extra: Any) -> RuntimeRow:
     """Run ``func`` (one runtime's call) into a :class:`RuntimeRow`: its output, or the
     reason it refused (a ``ValueError`` / ``TypeError`` such as
     :class:`~pooltutor.errors.PoolTutorError`), with the warnings it gave."""
@@ -232,8 +234,8 @@ def run_row(runtime: str, call: str, func: Callable[[], Any], **extra) -> Runtim
                       MappingProxyType(dict(extra)))
 
 
-def compare_ceil_modes(x, kernel: int, stride: int, padding: int = 0, *,
-                       follow: str = "spec") -> RuntimeTable:
+def compare_ceil_modes(x: ArrayLike, kernel: int, stride: int, padding: int = 0, *,
+                       follow: Follow | Literal["both"] = "spec") -> RuntimeTable:
     """Max-pool ``x`` "in ceil mode" in every runtime of :data:`CEIL_RUNTIMES`.
 
     The same model exported from PyTorch with ``ceil_mode=True`` becomes an

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -38,6 +38,10 @@ class PoolTutorError(ValueError):
 
 class PoolTutorTypeError(TypeError):
     """A parameter of the wrong type (a float where a size is meant, say)."""
+
+
+#: one of the allowed strings of a choice (a Literal alias of pooltutor.rules, or str)
+_Choice = TypeVar("_Choice", bound=str)
 
 
 def _is_int(value: Any) -> bool:
@@ -66,10 +70,10 @@ def check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
             f"{name}={value!r} has type {type(value).__name__}: need an int"
             + (f" >= {minimum}" if minimum is not None else "")
         )
-    value = int(value)
-    if minimum is not None and value < minimum:
-        raise PoolTutorError(f"{name}={value} is not allowed: need an int >= {minimum}")
-    return value
+    checked = int(value)
+    if minimum is not None and checked < minimum:
+        raise PoolTutorError(f"{name}={checked} is not allowed: need an int >= {minimum}")
+    return checked
 
 
 def check_per_axis(name: str, value: Any, ndim: int, *, minimum: int | None = None) -> tuple[int, ...]:
@@ -117,7 +121,7 @@ def check_per_axis(name: str, value: Any, ndim: int, *, minimum: int | None = No
     return tuple(out)
 
 
-def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
+def check_choice(name: str, value: Any, choices: Sequence[_Choice]) -> _Choice:
     """Return ``value`` if it is one of ``choices``, else raise listing them.
 
     >>> check_choice("rounding", "floor", ("floor", "ceil"))
@@ -134,7 +138,7 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
         )
     if value not in choices:
         raise PoolTutorError(f"{name}={value!r} is not allowed: need one of {allowed}")
-    return value
+    return cast(_Choice, value)
 
 
 #: dtypes the pooling engine accepts (max pooling keeps them; averages give floats).
@@ -206,7 +210,8 @@ def check_memory(name: str, shape: Sequence[int], itemsize: int) -> None:
         )
 
 
-def check_index_within(name: str, index, shape, given=None) -> tuple[int, ...]:
+def check_index_within(name: str, index: Sequence[Any], shape: Sequence[int],
+                       given: Any = None) -> tuple[int, ...]:
     """Each entry of ``index`` as an int in ``[0, size)`` of ``shape`` (same length assumed).
 
     ``given`` is what the caller was passed (shown in the message; ``index`` by default).

@@ -11,7 +11,9 @@ type or a wrong shape is reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +66,7 @@ class CheckReport:
     def __str__(self) -> str:
         return self.message
 
-    def _repr_pretty_(self, p, cycle):
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(self.message)
 
     def __bool__(self) -> bool:
@@ -101,7 +103,7 @@ def _why(case: _Case, got: np.ndarray, want: np.ndarray) -> str:
     return why
 
 
-def _index_failure(case: _Case, indices, shape) -> str | None:
+def _index_failure(case: _Case, indices: Any, shape: Any) -> str | None:
     """What is wrong with a student's indices for ``case`` (None: they are PyTorch's)."""
     want = torch_max_pool(case.x[None, None], case.kernel, case.stride, case.padding,
                           case.dilation, case.ceil_mode, return_indices=True)[1][0, 0]
@@ -128,7 +130,7 @@ def _index_failure(case: _Case, indices, shape) -> str | None:
                       np.array2string(got)])
 
 
-def check_max_pool(fn) -> CheckReport:
+def check_max_pool(fn: Callable[..., Any]) -> CheckReport:
     """Run a student's 2-D max pool on prepared cases and say which fails and why.
 
     ``fn(x, kernel, stride, padding=0, dilation=1, ceil_mode=False)`` receives

@@ -22,11 +22,16 @@ output[0, 0, 0] = 1.0   (max pooling, window start -1)
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from .errors import PoolTutorError, check_int
 from .reference import fill_value, max_window
+
+if TYPE_CHECKING:
+    from .pooling import PoolResult
 
 __all__ = ["explain_cell"]
 
@@ -36,7 +41,7 @@ _WHY = {
 }
 
 
-def _normalise_index(result, index):
+def _normalise_index(result: PoolResult, index: Sequence[Any]) -> tuple[int, ...]:
     out = result.output
     if len(index) == 1 and isinstance(index[0], tuple):
         index = index[0]
@@ -57,14 +62,15 @@ def _normalise_index(result, index):
     return tuple(checked)
 
 
-def _fmt(v) -> str:
+def _fmt(v: Any) -> str:
     if isinstance(v, (float, np.floating)):
         text = f"{float(v):.6g}"
         return text if any(ch in text for ch in ".eni") else text + ".0"
     return str(v)
 
 
-def _tap_rows(result, n, c, o):
+def _tap_rows(result: PoolResult, n: int, c: int, o: tuple[int, ...]
+              ) -> list[tuple[tuple[int, ...], str, Any]]:
     """Taps of one window in scan order: (coords, kind, value-or-None)."""
     per_axis = result.geometry.window(o)
     rows = []
@@ -72,13 +78,13 @@ def _tap_rows(result, n, c, o):
         coords = tuple(p for p, _ in combo)
         kinds = [k for _, k in combo]
         kind = "outside" if "outside" in kinds else "padding" if "padding" in kinds else "input"
-        value = result.input[(n, c) + coords] if kind == "input" else None
+        value = cast(np.ndarray, result.input)[(n, c) + coords] if kind == "input" else None
         rows.append((coords, kind, value))
     return rows
 
 
-def _header(result, n, c, o, what) -> list[str]:
-    g = result.geometry
+def _header(result: PoolResult, n: int, c: int, o: tuple[int, ...], what: str) -> list[str]:
+    g: Any = result.geometry        # PoolGeometry or AdaptiveGeometry
     lines = [f"output[{', '.join(map(str, (n, c) + o))}] = {_fmt(result.output[(n, c) + o])}   "
              f"({what})"]
     if hasattr(g, "kernel"):
@@ -89,7 +95,7 @@ def _header(result, n, c, o, what) -> list[str]:
     return lines
 
 
-def explain_cell(result, index) -> str:
+def explain_cell(result: PoolResult, index: Sequence[Any]) -> str:
     """Text explaining ``result.output[index]`` (see the module docstring)."""
     if result.input is None:
         raise PoolTutorError("this result was made without its input; nothing to explain")
@@ -97,15 +103,16 @@ def explain_cell(result, index) -> str:
     o = tuple(rest)
     op = result.op
     rules = result.rules
+    axes: tuple[Any, ...] = result.geometry.axes   # AxisGeometry or AdaptiveAxis
     if op in ("adaptive_max", "adaptive_avg"):
-        bins = [a.bins[i] for a, i in zip(result.geometry.axes, o)]
+        bins = [a.bins[i] for a, i in zip(axes, o)]
         what = "adaptive " + ("max" if op == "adaptive_max" else "average") + " pooling"
         lines = _header(result, n, c, o, what)
         lines.append("  bins " + " x ".join(f"[{a},{b})" for a, b in bins)
                      + f" of the input {result.geometry.input_shape}"
-                     + ("   (bins overlap: I % O != 0)" if any(a.overlapping for a in result.geometry.axes) else ""))
+                     + ("   (bins overlap: I % O != 0)" if any(a.overlapping for a in axes) else ""))
     else:
-        starts = tuple(a.window_starts[i] for a, i in zip(result.geometry.axes, o))
+        starts = tuple(a.window_starts[i] for a, i in zip(axes, o))
         what = ("max" if op == "max" else "average") + " pooling, window start " + (
             str(starts[0]) if len(starts) == 1 else str(starts))
         lines = _header(result, n, c, o, what)
@@ -170,8 +177,8 @@ def explain_cell(result, index) -> str:
         else:
             d, why = int(divisor), "divisor override"
         for coords, kind, value in rows:
-            note = {"padding": "adds 0", "outside": "past the padded input: not counted"}
-            text = _fmt(value) if value is not None else note[kind]
+            notes = {"padding": "adds 0", "outside": "past the padded input: not counted"}
+            text = _fmt(value) if value is not None else notes[kind]
             lines.append(f"  tap {str(coords):<{width}}{kind:<10}{text}")
         terms = " + ".join(_fmt(v) for v in values) or "0"
         lines.append(f"  sum = {terms} = {_fmt(total)}; divisor {d} ({why})")

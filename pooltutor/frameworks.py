@@ -78,6 +78,8 @@ from .errors import (
     check_tensor,
 )
 from .geometry import effective_window, pool_geometry, same_padding
+from .rules import FOLLOWS as _FOLLOWS
+from .rules import Follow
 from .indexing import from_plane
 from .reference import fill_value
 
@@ -161,8 +163,8 @@ ENGINE_RULES = MappingProxyType(dict(ENGINE_RULES, **{
 RUNTIME_VERSIONS = MappingProxyType({
     "onnxruntime": "1.32", "openvino": "2026.4", "tensorflow": "2.21", "torch": "2.13"})
 
-#: The values of ``follow``.
-FOLLOWS = ("spec", "runtime")
+#: The values of ``follow`` (pooltutor.rules.Follow).
+FOLLOWS = _FOLLOWS
 
 #: What ``follow="runtime"`` changes, dialect by dialect: each departure of the
 #: runtime from the specification, by name (read-only; docs/frameworks.md has the
@@ -380,7 +382,7 @@ def _torch_common(x, kernel_size, stride, padding):
 
 
 def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                   return_indices=False, *, follow="spec"):
+                   return_indices=False, *, follow: Follow = "spec"):
     """PyTorch ``max_pool1d`` / ``max_pool2d`` / ``max_pool3d`` (chosen by the rank of ``x``).
 
     PyTorch pads symmetrically, at most half the (undilated) kernel; with
@@ -467,7 +469,7 @@ def _torch_first_tap_index(idx: np.ndarray, geom) -> np.ndarray:
 
 
 def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
-                   count_include_pad=True, divisor_override=None, *, follow="spec"):
+                   count_include_pad=True, divisor_override=None, *, follow: Follow = "spec"):
     """PyTorch ``avg_pool1d`` / ``avg_pool2d`` / ``avg_pool3d`` (chosen by the rank of ``x``).
 
     Symmetric padding of at most half the kernel, the ``ceil_torch`` rule
@@ -577,7 +579,7 @@ def _torch_output_size(x, output_size, ndim):
     return sizes
 
 
-def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow="spec"):
+def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow: Follow = "spec"):
     """PyTorch ``adaptive_max_pool1d`` / ``2d`` / ``3d``.
 
     Output cell ``i`` of an axis reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``;
@@ -612,7 +614,7 @@ def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow="spe
     return (r.output, r.indices) if want else r.output
 
 
-def torch_adaptive_avg_pool(x, output_size, *, follow="spec"):
+def torch_adaptive_avg_pool(x, output_size, *, follow: Follow = "spec"):
     """PyTorch ``adaptive_avg_pool1d`` / ``2d`` / ``3d``: the mean of each adaptive bin.
 
     >>> torch_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2]]]), 4).tolist()   # TV25
@@ -817,7 +819,7 @@ def _ort_empty_index(input_shape, layout: str) -> np.ndarray:
 
 
 def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto_pad="NOTSET",
-                  ceil_mode=0, storage_order=0, *, follow="spec"):
+                  ceil_mode=0, storage_order=0, *, follow: Follow = "spec"):
     """ONNX ``MaxPool`` (opset 22) with both outputs, ``(Y, Indices)``.
 
     Explicit ``pads`` (any values ``>= 0``) with the floor rule, or with
@@ -932,7 +934,7 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
 
 
 def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
-                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, *, follow="spec"):
+                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, *, follow: Follow = "spec"):
     """ONNX ``AveragePool`` (opset 22).
 
     Window placement as :func:`onnx_max_pool` (explicit pads with the floor
@@ -1012,7 +1014,7 @@ def _ov_index_type(index_element_type: Any, x: np.ndarray):
 
 def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
                       rounding_type="floor", auto_pad="explicit", index_element_type="i64",
-                      axis=0, *, follow="spec"):
+                      axis=0, *, follow: Follow = "spec"):
     """OpenVINO ``MaxPool-14`` (``MaxPool-8`` for ``floor`` / ``ceil``), ``(Y, indices)``.
 
     ``rounding_type`` ``floor``, raw ``ceil`` (the last window may start in
@@ -1124,7 +1126,7 @@ def _ov_output_shape(x, output_shape):
     return check_per_axis("output_shape", output_shape, ndim, minimum=1)
 
 
-def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, follow="spec"):
+def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, follow: Follow = "spec"):
     """OpenVINO ``AdaptiveMaxPool-8`` (seed ``000``), ``(Y, indices)``.
 
     Same bins as PyTorch (``[floor(i*I/O), ceil((i+1)*I/O))``); ties go to
@@ -1187,7 +1189,7 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, fol
     return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
-def openvino_adaptive_avg_pool(x, output_shape, *, follow="spec"):
+def openvino_adaptive_avg_pool(x, output_shape, *, follow: Follow = "spec"):
     """OpenVINO ``AdaptiveAvgPool-8``: the mean of each adaptive bin (PyTorch's bins).
 
     Floats keep their dtype.  The spec admits floating types only;
@@ -1207,7 +1209,7 @@ def openvino_adaptive_avg_pool(x, output_shape, *, follow="spec"):
 
 
 def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
-                      rounding_type="floor", auto_pad="explicit", *, follow="spec"):
+                      rounding_type="floor", auto_pad="explicit", *, follow: Follow = "spec"):
     """OpenVINO ``AvgPool-14`` (``AvgPool-1`` for ``floor`` / ``ceil``).
 
     Window placement as :func:`openvino_max_pool` (no dilation):
@@ -1330,7 +1332,7 @@ def _window_counts(geom, which: str) -> np.ndarray:
 
 
 def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, dilations,
-                          output_indices=True, *, follow="spec"):
+                          output_indices=True, *, follow: Follow = "spec"):
     """DirectML ``DML_MAX_POOLING2_OPERATOR_DESC`` (seed ``002``), ``(Y, Indices or None)``.
 
     4-D or 5-D input only (``DimensionCount`` 2 or 3).  The output length
@@ -1428,7 +1430,7 @@ def _trt_pooling_type(value: Any) -> str:
 
 def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
                      padding_mode="EXPLICIT_ROUND_DOWN", pooling_type="MAX",
-                     average_count_excludes_padding=True, blend_factor=0.0, *, follow="spec"):
+                     average_count_excludes_padding=True, blend_factor=0.0, *, follow: Follow = "spec"):
     """TensorRT ``IPoolingLayer`` under a ``PaddingMode`` (seed ``004``).
 
     The padding and the output length come from
@@ -1574,7 +1576,7 @@ def _tf_window(name: str, value: Any) -> tuple[int, int]:
 
 
 def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False, *,
-                                    follow="spec"):
+                                    follow: Follow = "spec"):
     """``tf.nn.max_pool_with_argmax`` on 4-D NHWC input, ``(Y, argmax)``.
 
     ``padding`` ``'VALID'`` (no padding, ``O = ceil((I - K + 1)/S)``) or
@@ -1748,7 +1750,7 @@ def _tf_back(y, last):
     return np.ascontiguousarray(np.moveaxis(y, 1, -1)) if last else y
 
 
-def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow="spec"):
+def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow: Follow = "spec"):
     """``tf.nn.max_pool`` with 1 to 3 spatial axes (``max_pool1d/2d/3d``).
 
     ``padding`` ``'SAME'`` (``O = ceil(I/S)``, the odd extra pad at the end,
@@ -1817,7 +1819,7 @@ def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow=
     return _tf_back(y, last)
 
 
-def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow="spec"):
+def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow: Follow = "spec"):
     """``tf.nn.avg_pool`` with 1 to 3 spatial axes (``avg_pool1d/2d/3d``).
 
     Arguments as :func:`tensorflow_max_pool`.  ``'SAME'`` divides each

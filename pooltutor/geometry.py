@@ -39,7 +39,8 @@ rule           output length                                          used by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 
@@ -51,6 +52,7 @@ from .errors import (
     check_memory,
     check_per_axis,
 )
+from .rules import ROUNDINGS, Rounding
 
 __all__ = [
     "ROUNDINGS",
@@ -69,8 +71,6 @@ __all__ = [
     "fixed_pool_contrast",
 ]
 
-Rounding = Literal["floor", "ceil", "ceil_torch", "floor_clip", "caffe"]
-ROUNDINGS: tuple[str, ...] = ("floor", "ceil", "ceil_torch", "floor_clip", "caffe")
 
 TapKind = Literal["input", "padding", "outside"]
 
@@ -97,7 +97,7 @@ def output_length(
     pad_begin: int = 0,
     pad_end: int = 0,
     dilation: int = 1,
-    rounding: str = "floor",
+    rounding: Rounding = "floor",
 ) -> tuple[int, int, bool]:
     """Output length of one axis under ``rounding``: ``(O, O_before_clip, clipped)``.
 
@@ -187,7 +187,7 @@ class AxisGeometry:
     dilation: int
     pad_begin: int
     pad_end: int
-    rounding: str
+    rounding: Rounding
     output_size: int
     unclipped_size: int
     clipped: bool
@@ -270,7 +270,7 @@ class AxisGeometry:
 class _PerAxis:
     """What pooling and adaptive geometries share: a tuple ``axes`` of per-axis objects."""
 
-    axes: tuple
+    axes: tuple[Any, ...]
 
     @property
     def ndim(self) -> int:
@@ -284,7 +284,7 @@ class _PerAxis:
     def output_shape(self) -> tuple[int, ...]:
         return tuple(a.output_size for a in self.axes)
 
-    def _check_out_index(self, out_index) -> tuple[int, ...]:
+    def _check_out_index(self, out_index: Sequence[Any]) -> tuple[int, ...]:
         if len(out_index) != self.ndim:
             raise PoolTutorError(
                 f"out_index={tuple(out_index)!r} has {len(out_index)} entries: need {self.ndim}"
@@ -324,7 +324,7 @@ class PoolGeometry(_PerAxis):
         return tuple((a.pad_begin, a.pad_end) for a in self.axes)
 
     @property
-    def rounding(self) -> str:
+    def rounding(self) -> Rounding:
         return self.axes[0].rounding
 
     @property
@@ -344,7 +344,7 @@ class PoolGeometry(_PerAxis):
         )
 
 
-def normalize_padding(padding, ndim: int, name: str = "padding") -> tuple[tuple[int, int], ...]:
+def normalize_padding(padding: Any, ndim: int, name: str = "padding") -> tuple[tuple[int, int], ...]:
     """Per-axis ``(begin, end)`` pairs from an int, one int per axis, or one pair per axis.
 
     >>> normalize_padding(1, 2)
@@ -372,13 +372,14 @@ def normalize_padding(padding, ndim: int, name: str = "padding") -> tuple[tuple[
     if isinstance(padding, (list, tuple)) and len(padding) == ndim and all(
         isinstance(p, (list, tuple)) for p in padding
     ):
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for p in padding:
             if len(p) != 2:
                 raise PoolTutorError(
                     f"{name}={padding!r}: every per-axis entry must be an int or a (begin, end) pair"
                 )
-            pairs.append(check_per_axis(name, list(p), 2, minimum=0))
+            begin, end = check_per_axis(name, list(p), 2, minimum=0)
+            pairs.append((begin, end))
         return tuple(pairs)
     raise PoolTutorTypeError(
         f"{name}={padding!r} is not allowed: need an int >= 0, one int per spatial axis ({ndim}), "
@@ -386,7 +387,7 @@ def normalize_padding(padding, ndim: int, name: str = "padding") -> tuple[tuple[
     )
 
 
-def _spatial_sizes(input_shape) -> tuple[int, ...]:
+def _spatial_sizes(input_shape: Any) -> tuple[int, ...]:
     """The 1 to 3 spatial sizes of ``input_shape`` (an int is one axis), checked."""
     if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
         input_shape = (input_shape,)
@@ -399,12 +400,12 @@ def _spatial_sizes(input_shape) -> tuple[int, ...]:
 
 
 def pool_geometry(
-    input_shape,
-    kernel,
-    stride=None,
-    padding=0,
-    dilation=1,
-    rounding: str = "floor",
+    input_shape: int | Sequence[int],
+    kernel: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: Any = 0,
+    dilation: int | Sequence[int] = 1,
+    rounding: Rounding = "floor",
 ) -> PoolGeometry:
     """Compute the :class:`PoolGeometry` of a pooling from shapes and parameters alone.
 
@@ -513,7 +514,8 @@ class AdaptiveGeometry(_PerAxis):
         return result
 
 
-def adaptive_geometry(input_shape, output_size) -> AdaptiveGeometry:
+def adaptive_geometry(input_shape: int | Sequence[int],
+                      output_size: int | Sequence[int]) -> AdaptiveGeometry:
     """Bins of adaptive pooling from ``input_shape`` (spatial) to ``output_size``.
 
     >>> adaptive_geometry((7,), 4).axes[0].bins        # TV25

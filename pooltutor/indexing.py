@@ -29,17 +29,25 @@ padding only) and passes through every conversion unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import PoolTutorError, check_choice, check_tensor
+from .rules import INDEX_LAYOUTS, IndexLayout
+
+if TYPE_CHECKING:
+    from .pooling import PoolResult
 
 __all__ = ["INDEX_LAYOUTS", "axis_steps", "convert_indices", "from_plane", "layout_numbers",
            "plane_colmajor", "to_plane", "winner_numbers"]
 
-INDEX_LAYOUTS: tuple[str, ...] = ("plane", "tensor", "tensor_colmajor", "nhwc", "nhwc_batch")
 
 
-def _plane_offsets(input_shape, out_ndim_spatial: int):
+def _plane_offsets(input_shape: Sequence[int], out_ndim_spatial: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Arrays ``n`` and ``c`` broadcastable to ``(N, C, *out_spatial)``."""
     n_count, c_count = input_shape[0], input_shape[1]
     extra = (1,) * out_ndim_spatial
@@ -48,7 +56,7 @@ def _plane_offsets(input_shape, out_ndim_spatial: int):
     return n, c
 
 
-def plane_colmajor(plane: np.ndarray, spatial) -> np.ndarray:
+def plane_colmajor(plane: np.ndarray, spatial: Sequence[int]) -> np.ndarray:
     """Re-number row-major plane positions in column-major order (first axis fastest).
 
     >>> plane_colmajor(np.array([1, 3]), (2, 2)).tolist()    # (0,1) -> 2, (1,1) -> 3
@@ -63,12 +71,12 @@ def plane_colmajor(plane: np.ndarray, spatial) -> np.ndarray:
     return out
 
 
-def _colmajor_to_rowmajor(code: np.ndarray, spatial) -> np.ndarray:
+def _colmajor_to_rowmajor(code: np.ndarray, spatial: Sequence[int]) -> np.ndarray:
     coords = np.unravel_index(code, tuple(reversed(spatial)))
     return np.ravel_multi_index(tuple(reversed(coords)), spatial).astype(np.int64)
 
 
-def from_plane(plane: np.ndarray, input_shape, layout: str) -> np.ndarray:
+def from_plane(plane: np.ndarray, input_shape: Sequence[int], layout: IndexLayout) -> np.ndarray:
     """Encode plane (row-major, per (n, c)) positions in ``layout``; ``-1`` stays ``-1``.
 
     ``plane`` must be shaped ``(N, C, *out_spatial)``.
@@ -92,7 +100,7 @@ def from_plane(plane: np.ndarray, input_shape, layout: str) -> np.ndarray:
     return np.where(plane < 0, -1, out).astype(np.int64)
 
 
-def to_plane(indices: np.ndarray, input_shape, layout: str) -> np.ndarray:
+def to_plane(indices: np.ndarray, input_shape: Sequence[int], layout: IndexLayout) -> np.ndarray:
     """Decode ``indices`` in ``layout`` back to plane positions; ``-1`` stays ``-1``."""
     spatial = tuple(input_shape[2:])
     size = int(np.prod(spatial))
@@ -126,7 +134,8 @@ def to_plane(indices: np.ndarray, input_shape, layout: str) -> np.ndarray:
     return plane
 
 
-def convert_indices(indices, input_shape, src: str, dst: str) -> np.ndarray:
+def convert_indices(indices: ArrayLike, input_shape: Sequence[int], src: IndexLayout,
+                    dst: IndexLayout) -> np.ndarray:
     """Convert max-pool indices between layouts.
 
     Parameters
@@ -184,7 +193,7 @@ def convert_indices(indices, input_shape, src: str, dst: str) -> np.ndarray:
 # --------------------------------------------------------------------------- numbering
 
 
-def layout_numbers(input_shape, layout: str) -> np.ndarray:
+def layout_numbers(input_shape: Sequence[int], layout: IndexLayout) -> np.ndarray:
     """The flat number of every input element under ``layout``, shaped ``input_shape``.
 
     Built by converting each element's plane position with :func:`convert_indices`
@@ -206,7 +215,8 @@ def layout_numbers(input_shape, layout: str) -> np.ndarray:
     return convert_indices(plane, shape, "plane", layout)
 
 
-def winner_numbers(result, out_index, layouts=INDEX_LAYOUTS) -> dict[str, int]:
+def winner_numbers(result: PoolResult, out_index: Sequence[int],
+                   layouts: Sequence[IndexLayout] = INDEX_LAYOUTS) -> dict[str, int]:
     """The number of the winner of ``result.output[out_index]`` in every layout of ``layouts``.
 
     ``result`` is a max pooling made with ``return_indices=True`` (a
@@ -220,9 +230,10 @@ def winner_numbers(result, out_index, layouts=INDEX_LAYOUTS) -> dict[str, int]:
     if getattr(result, "indices", None) is None or getattr(result, "input", None) is None:
         raise PoolTutorError(f"result={result!r}: need a max pooling made with "
                              f"return_indices=True (a PoolResult with indices and input)")
-    shape = result.input.shape
+    shape = cast(np.ndarray, result.input).shape
+    indices = cast(np.ndarray, result.indices)
     index = tuple(int(v) for v in out_index)
-    return {lay: int(convert_indices(result.indices, shape, result.index_layout, lay)[index])
+    return {lay: int(convert_indices(indices, shape, result.index_layout, lay)[index])
             for lay in layouts}
 
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +60,7 @@ import numpy as np
 
 from .errors import PoolTutorError
 from .geometry import AxisGeometry, pool_geometry, same_padding
+from .rules import Rounding
 
 __all__ = [
     "RUNTIMES",
@@ -97,7 +98,7 @@ _AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
 _MAX_VALUE_ELEMENTS = 4096
 
 
-def _onnx():
+def _onnx() -> Any:
     try:
         import onnx
     except ImportError:  # pragma: no cover - the test extra has onnx
@@ -147,7 +148,7 @@ class RuntimeShape:
     upstream: bool = False         # refused only because its input was missing
 
     @property
-    def value(self):
+    def value(self) -> tuple[int, ...] | str | None:
         """The shape tuple, or the reason string when the runtime refuses the node."""
         return self.shape if self.error is None else self.error
 
@@ -180,7 +181,7 @@ class NodeAudit:
         return {r: self.results[r].input_shape for r in RUNTIMES}
 
     @property
-    def shapes(self) -> dict[str, tuple[int, ...] | str]:
+    def shapes(self) -> dict[str, tuple[int, ...] | str | None]:
         return {r: self.results[r].value for r in RUNTIMES}
 
     def explain(self) -> str:
@@ -273,7 +274,7 @@ class AuditReport:
         return format_table(self)
 
 
-def _fmt_shape(shape) -> str:
+def _fmt_shape(shape: tuple[int, ...] | str | None) -> str:
     if shape is None:
         return "unknown"
     if isinstance(shape, str):
@@ -281,14 +282,14 @@ def _fmt_shape(shape) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ")"
 
 
-def _json_shape(value):
+def _json_shape(value: tuple[int, ...] | str | None) -> dict[str, str] | list[int] | None:
     if isinstance(value, str):
         return {"error": value}
     return None if value is None else [int(d) for d in value]
 
 
 def _json_attributes(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
     for k, v in attrs.items():
         if isinstance(v, (list, tuple)):
             out[k] = [x if isinstance(x, (int, float, str)) else str(x) for x in v]
@@ -331,7 +332,7 @@ def _last_window_story(ax: AxisRule) -> list[str]:
 # --------------------------------------------------------------------------- loading
 
 
-def _load(model) -> tuple[Any, str]:
+def _load(model: Any) -> tuple[Any, str]:
     onnx = _onnx()
     from google.protobuf.message import DecodeError
 
@@ -369,7 +370,7 @@ def _load(model) -> tuple[Any, str]:
     return proto, label
 
 
-def _check(proto, label: str) -> None:
+def _check(proto: Any, label: str) -> None:
     onnx = _onnx()
     # the checker insists on a shape in every value info, although the IR lets a graph
     # output leave it out (onnxruntime and OpenVINO accept that): check a copy whose
@@ -417,7 +418,7 @@ def parse_input_shape(text: str) -> tuple[str, tuple[int, ...]]:
 # --------------------------------------------------------------------------- attributes
 
 
-def _attributes(node) -> dict[str, Any]:
+def _attributes(node: Any) -> dict[str, Any]:
     onnx = _onnx()
     out = {}
     for a in node.attribute:
@@ -441,7 +442,7 @@ class _Attrs:
         self.op = op
         self.ndim = ndim
 
-        def ints(name, default, minimum, length=ndim):
+        def ints(name: str, default: Any, minimum: int, length: int = ndim) -> Any:
             if name not in attrs:
                 return default
             v = attrs[name]
@@ -512,7 +513,9 @@ class _Attrs:
 # --------------------------------------------------------------------------- the rules
 
 @functools.lru_cache(maxsize=16384)
-def _trt_geometry(spatial, kernel, strides, pre, post, dilation, mode, layer):
+def _trt_geometry(spatial: tuple[int, ...], kernel: tuple[int, ...], strides: tuple[int, ...],
+                  pre: tuple[int, ...], post: tuple[int, ...], dilation: tuple[int, ...],
+                  mode: str, layer: str) -> Any:
     """:func:`pooltutor.tensorrt.output_geometry`, cached (its warnings are recorded)."""
     import warnings
 
@@ -535,11 +538,13 @@ def _trunc_div(a: int, b: int) -> int:
 
 
 @functools.lru_cache(maxsize=65536)
-def _axis_geometry(i, k, s, d, pb, pe, rounding) -> AxisGeometry:
+def _axis_geometry(i: int, k: int, s: int, d: int, pb: int, pe: int, rounding: Rounding
+                   ) -> AxisGeometry:
     return pool_geometry((i,), k, s, ((pb, pe),), d, rounding).axes[0]
 
 
-def _axis(i, k, s, d, pb, pe, rounding, label, extra=""):
+def _axis(i: int, k: int, s: int, d: int, pb: int, pe: int, rounding: Rounding, label: str,
+          extra: str = "") -> AxisRule:
     """One axis through pool_geometry; raises PoolTutorError when the window does not fit."""
     g = _axis_geometry(i, k, s, d, pb, pe, rounding)
     return AxisRule(label, (pb, pe), g.output_size, g, extra)
@@ -555,10 +560,14 @@ class _Refused(Exception):
     """A runtime refuses the node (the message is its reason, in words)."""
 
 
-def _pool_axes_spec(a: _Attrs, spatial) -> tuple[list[AxisRule], list[str], str]:
+#: Per-axis rules of one node under one runtime: the axes, the notes, how the attributes read.
+_Rules = tuple[list[AxisRule], list[str], str]
+
+
+def _pool_axes_spec(a: _Attrs, spatial: tuple[int, ...]) -> _Rules:
     axes, notes = [], []
     if a.auto_pad == "NOTSET":
-        rounding = "ceil_torch" if a.ceil else "floor"
+        rounding: Rounding = "ceil_torch" if a.ceil else "floor"
         reading = (f"explicit pads, rule {rounding!r}"
                    + (" (ceil_mode=1: round up, then drop a last window that would start in "
                       "the end padding: the ceil clip)" if a.ceil else ""))
@@ -583,7 +592,8 @@ def _pool_axes_spec(a: _Attrs, spatial) -> tuple[list[AxisRule], list[str], str]
     return axes, notes, reading
 
 
-def _ort_same(a: _Attrs, size, k, s, d, rounding, label):
+def _ort_same(a: _Attrs, size: int, k: int, s: int, d: int, rounding: Rounding, label: str
+              ) -> tuple[AxisRule, bool]:
     """onnxruntime's SAME: the pad from the undilated kernel (pool_attributes.h); returns
     ``(AxisRule, negative)`` where ``negative`` says a pad came out below 0."""
     target = _ceil_div(size, s)
@@ -629,8 +639,8 @@ def _ort_same(a: _Attrs, size, k, s, d, rounding, label):
     return _axis(size, k, s, d, head, tail, rounding, label, extra), False
 
 
-def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
-               indices_used: bool):
+def _pool_rule(runtime: str, op: str, a: _Attrs, spatial: tuple[int, ...], has_indices: bool,
+               indices_used: bool) -> _Rules:
     """Per-axis rules of MaxPool / AveragePool / LpPool under ``runtime``."""
     notes: list[str] = []
     if runtime == "onnx":
@@ -643,7 +653,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
                         f"onnxruntime refuses pads {list(a.pads[axis])} >= kernel {k} on axis "
                         f"{axis}: 'Pad should be smaller than kernel' (the spec allows any pad)")
             return _pool_axes_spec(a, spatial)
-        rounding = "ceil_torch" if a.ceil else "floor"
+        rounding: Rounding = "ceil_torch" if a.ceil else "floor"
         axes = []
         if a.auto_pad == "VALID":
             reading = "VALID: no padding" + (", ceil_mode=1 rounded up with the clip"
@@ -781,7 +791,7 @@ def _pool_rule(runtime: str, op: str, a: _Attrs, spatial, has_indices: bool,
     return axes, notes, f"{module}(padding={[p[0] for p in pads]}, ceil_mode={a.ceil})"
 
 
-def _conv_rule(runtime: str, a: _Attrs, spatial):
+def _conv_rule(runtime: str, a: _Attrs, spatial: tuple[int, ...]) -> _Rules:
     """Per-axis rules of Conv under ``runtime``."""
     notes: list[str] = []
     if runtime == "tensorrt":
@@ -839,8 +849,10 @@ def _conv_rule(runtime: str, a: _Attrs, spatial):
     return axes, notes, ("VALID, floor" if a.auto_pad == "VALID" else "explicit pads, floor")
 
 
-def _deconv_axes(spatial, kernel, strides, dilations, pads, mode="kEXPLICIT_ROUND_DOWN",
-                 output_padding=None, label="explicit"):
+def _deconv_axes(spatial: tuple[int, ...], kernel: tuple[int, ...], strides: tuple[int, ...],
+                 dilations: tuple[int, ...], pads: Any, mode: str = "kEXPLICIT_ROUND_DOWN",
+                 output_padding: tuple[int, ...] | None = None, label: str = "explicit"
+                 ) -> list[AxisRule]:
     """Transposed lengths from tensorrt's deconvolution rule ``(I-1)*S + DK - (B+A)``;
     ``output_padding`` is added to the end: it cancels end padding first (the same sum)."""
     n = len(spatial)
@@ -866,7 +878,7 @@ def _deconv_axes(spatial, kernel, strides, dilations, pads, mode="kEXPLICIT_ROUN
     return axes
 
 
-def _conv_transpose_rule(runtime: str, a: _Attrs, spatial):
+def _conv_transpose_rule(runtime: str, a: _Attrs, spatial: tuple[int, ...]) -> _Rules:
     notes: list[str] = []
     n = a.ndim
     if a.output_shape is not None:
@@ -949,12 +961,12 @@ class _Missing:
 class _State:
     """One runtime's view of the graph: tensor name -> shape (tuple, None unknown, _Missing)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.shapes: dict[str, Any] = {}
         self.values: dict[str, np.ndarray] = {}
 
 
-def _static_shape(type_proto) -> tuple[int, ...] | None:
+def _static_shape(type_proto: Any) -> tuple[int, ...] | None:
     t = type_proto.tensor_type
     if not type_proto.HasField("tensor_type") or not t.HasField("shape"):
         return None
@@ -967,11 +979,11 @@ def _static_shape(type_proto) -> tuple[int, ...] | None:
     return tuple(dims)
 
 
-def _node_label(node, index: int) -> str:
+def _node_label(node: Any, index: int) -> str:
     return node.name if node.name else f"{node.op_type}#{index}"
 
 
-def audit(model, input_shapes: Mapping[str, Any] | None = None) -> AuditReport:
+def audit(model: Any, input_shapes: Mapping[str, Any] | None = None) -> AuditReport:
     """Audit every window-rule node of an ONNX model under each runtime's rule.
 
     Parameters
@@ -1083,7 +1095,7 @@ def audit(model, input_shapes: Mapping[str, Any] | None = None) -> AuditReport:
                 unknown.append((node_name, node.op_type, node.domain or "ai.onnx"))
     outputs = {}
     for r in RUNTIMES:
-        outs = {}
+        outs: dict[str, tuple[int, ...] | str] = {}
         for o in graph.output:
             v = states[r].shapes.get(o.name)
             if isinstance(v, _Missing):
@@ -1097,7 +1109,8 @@ def audit(model, input_shapes: Mapping[str, Any] | None = None) -> AuditReport:
 
 
 class _Walker:
-    def __init__(self, proto, opset, elem_types, declared, label):
+    def __init__(self, proto: Any, opset: int, elem_types: dict[str, int],
+                 declared: dict[str, Any], label: str) -> None:
         self.proto = proto
         self.opset = opset
         self.elem_types = elem_types
@@ -1111,7 +1124,7 @@ class _Walker:
 
     # ---------------------------------------------------------------- other ops
 
-    def propagate(self, node, node_name: str, states) -> bool:
+    def propagate(self, node: Any, node_name: str, states: dict[str, _State]) -> bool:
         """Shapes of a non-audited node per runtime; True if no shape rule knows the op."""
         onnx = _onnx()
         domain = node.domain or ""
@@ -1149,13 +1162,14 @@ class _Walker:
                         st.values.pop(o, None)
         return not known
 
-    def _infer(self, node, node_name: str, st: _State):
+    def _infer(self, node: Any, node_name: str, st: _State
+               ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         onnx = _onnx()
         from onnx import helper, numpy_helper
 
         if any(i and st.shapes.get(i) is None for i in node.input):
             return {o: None for o in node.output}, {}
-        values: dict[str, np.ndarray] = {}
+        values: dict[str, Any] = {}         # arrays (None: a placeholder while folding)
         # fold small integer constants so that shape subgraphs follow the runtime's shapes
         if node.op_type == "Shape" and node.domain in ("", "ai.onnx"):
             shape = np.array(st.shapes[node.input[0]], dtype=np.int64)
@@ -1191,7 +1205,7 @@ class _Walker:
                         values[o] = v
                     elif v.dtype.kind in "iu" or v.size <= _MAX_VALUE_ELEMENTS:
                         values.setdefault(o, None)
-                shapes = {o: tuple(int(d) for d in np.asarray(v).shape)
+                shapes: dict[str, Any] = {o: tuple(int(d) for d in np.asarray(v).shape)
                           for o, v in zip([o for o in node.output if o], outs, strict=False)}
                 return shapes, {k: v for k, v in values.items() if v is not None}
             except Exception:  # noqa: BLE001 - fall back to shape inference
@@ -1232,7 +1246,8 @@ class _Walker:
 
     # ---------------------------------------------------------------- audited ops
 
-    def audit_node(self, node, index, node_name, states, consumers, graph_outputs, done):
+    def audit_node(self, node: Any, index: int, node_name: str, states: dict[str, _State],
+                   consumers: Any, graph_outputs: Any, done: Any) -> NodeAudit:
         onnx = _onnx()
         attrs = _attributes(node)
         op = node.op_type
@@ -1282,7 +1297,9 @@ class _Walker:
         _judge(audit_)
         return audit_
 
-    def _one(self, r, node, node_name, op, attrs, xs, st, has_indices, indices_used, checked):
+    def _one(self, r: str, node: Any, node_name: str, op: str, attrs: dict[str, Any],
+             xs: tuple[int, ...], st: _State, has_indices: bool, indices_used: bool,
+             checked: Any) -> tuple[RuntimeShape, Any]:
         spatial = tuple(xs[2:])
         if op in _GLOBALS:
             if len(xs) < 3:
@@ -1295,7 +1312,7 @@ class _Walker:
         channels = xs[1]
         kernel_from_weight = None
         if op in ("Conv", "ConvTranspose"):
-            ws = st.shapes.get(node.input[1]) if len(node.input) > 1 else None
+            ws: Any = st.shapes.get(node.input[1]) if len(node.input) > 1 else None
             if isinstance(ws, _Missing):
                 raise _Refused(ws.reason)
             if ws is None or len(ws) != len(xs):
@@ -1340,7 +1357,8 @@ class _Walker:
         return RuntimeShape(r, xs, shape, notes=tuple(notes), axes=tuple(axes),
                             reading=reading), checked
 
-    def _unpool_rule(self, r, node, a: _Attrs, spatial, st):
+    def _unpool_rule(self, r: str, node: Any, a: _Attrs, spatial: tuple[int, ...], st: _State
+                     ) -> _Rules:
         if r == "openvino":
             raise _Refused("OpenVINO's ONNX frontend has no conversion rule for MaxUnpool")
         if r == "tensorrt":
@@ -1364,7 +1382,8 @@ class _Walker:
                             label="unpool")
         return axes, [], "O = (I - 1) * S + K - (pad_begin + pad_end)"
 
-    def _layout(self, node, node_name, audit_: NodeAudit, states):
+    def _layout(self, node: Any, node_name: str, audit_: NodeAudit,
+                states: dict[str, _State]) -> None:
         """MaxUnpool reads row-major whole-tensor indices: say where the producer wrote others."""
         if node.op_type != "MaxUnpool" or len(node.input) < 2:
             return
@@ -1390,7 +1409,7 @@ class _Walker:
 _FOLD = ("Constant", "Concat", "Gather", "Unsqueeze", "Squeeze", "Cast", "Identity")
 
 
-def _fold(node, inputs) -> np.ndarray | None:
+def _fold(node: Any, inputs: Sequence[np.ndarray]) -> np.ndarray | None:
     """numpy folding of the small integer ops of shape subgraphs (None: not handled here)."""
     from onnx import numpy_helper
 
@@ -1420,7 +1439,7 @@ def _fold(node, inputs) -> np.ndarray | None:
             if to not in (6, 7):
                 return None
             v = inputs[0].astype(np.int32 if to == 6 else np.int64)
-    except (KeyError, ValueError, IndexError, np.AxisError):
+    except (KeyError, ValueError, IndexError):      # numpy's AxisError is both of the last two
         return None
     v = np.asarray(v)
     if v.dtype.kind not in "iu" or v.size > _MAX_VALUE_ELEMENTS:
@@ -1428,7 +1447,7 @@ def _fold(node, inputs) -> np.ndarray | None:
     return v
 
 
-def _value_key(v):
+def _value_key(v: np.ndarray | None) -> tuple[str, tuple[int, ...], bytes] | None:
     if v is None:
         return None
     return (v.dtype.str, v.shape, v.tobytes())
@@ -1465,7 +1484,7 @@ def _judge(n: NodeAudit) -> None:
                 verb = verb.replace("have", "has").replace("refuse ", "refuses ")
             parts.append(f"{', '.join(rs)} {verb}: {value}")
             continue
-        reasons = []
+        reasons: list[str] = []
         for r in rs:
             reasons.extend(t for t in res[r].notes if not t.startswith("index layout:"))
         reasons = list(dict.fromkeys(reasons))

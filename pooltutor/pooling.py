@@ -75,9 +75,11 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import (
     PoolTutorError,
@@ -89,15 +91,32 @@ from .errors import (
     check_tensor,
 )
 from .geometry import (
-    ROUNDINGS,
     AdaptiveAxis,
     AdaptiveGeometry,
     PoolGeometry,
     adaptive_geometry,
     pool_geometry,
 )
-from .indexing import INDEX_LAYOUTS, from_plane
+from .indexing import from_plane
 from .reference import fill_value
+from .rules import (
+    DIVISORS,
+    EMPTY_INDICES,
+    EMPTY_VALUES,
+    INDEX_LAYOUTS,
+    NAN_POLICIES,
+    PAD_TAPS,
+    ROUNDINGS,
+    TIES,
+    DivisorRule,
+    EmptyIndex,
+    EmptyValue,
+    IndexLayout,
+    NanPolicy,
+    PadTaps,
+    Rounding,
+    Ties,
+)
 
 __all__ = [
     "PoolResult",
@@ -112,11 +131,7 @@ __all__ = [
     "TIES",
 ]
 
-PAD_TAPS = ("skip", "neg_inf", "lowest")
-EMPTY_VALUES = ("neg_inf", "lowest", "nan", "zero", "error")
-EMPTY_INDICES = ("minus_one", "plane_start")
-NAN_POLICIES = ("propagate_last", "propagate_first", "first_sticks", "ignore")
-TIES = ("first", "last")
+# the allowed strings of every rule (pooltutor.rules derives them from the Literal aliases)
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +161,7 @@ class PoolResult:
     op: str
     rules: dict[str, Any] = field(default_factory=dict)
     input: np.ndarray | None = field(default=None, repr=False)
-    index_layout: str = "plane"
+    index_layout: IndexLayout = "plane"
 
     def __iter__(self):
         """Unpack as ``y, indices = result`` (indices may be None)."""
@@ -174,7 +189,9 @@ class PoolResult:
 # --------------------------------------------------------------------------- checks
 
 
-def _check_common(x, kernel, stride, padding, dilation, rounding):
+def _check_common(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[int] | None,
+                  padding: Any, dilation: int | Sequence[int], rounding: Rounding
+                  ) -> tuple[np.ndarray, PoolGeometry]:
     x = check_tensor("x", x)
     ndim = x.ndim - 2
     kernel_t = check_per_axis("kernel", kernel, ndim, minimum=1)
@@ -580,7 +597,9 @@ def _has_negative_zero(x) -> bool:
 # --------------------------------------------------------------------------- max
 
 
-def _check_max_rules(x, pad_taps, empty_value, empty_index, nan_policy, ties, index_layout):
+def _check_max_rules(x: np.ndarray, pad_taps: PadTaps, empty_value: EmptyValue,
+                     empty_index: EmptyIndex, nan_policy: NanPolicy, ties: Ties,
+                     index_layout: IndexLayout) -> None:
     check_choice("pad_taps", pad_taps, PAD_TAPS)
     check_choice("empty_value", empty_value, EMPTY_VALUES)
     check_choice("empty_index", empty_index, EMPTY_INDICES)
@@ -630,20 +649,20 @@ def _running_max(taps, out_shape, dtype, nan_policy, ties):
 
 
 def max_pool(
-    x,
-    kernel,
-    stride=None,
-    padding=0,
-    dilation=1,
+    x: ArrayLike,
+    kernel: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: Any = 0,
+    dilation: int | Sequence[int] = 1,
     *,
-    rounding: str = "floor",
-    pad_taps: str = "skip",
-    empty_value: str = "neg_inf",
-    empty_index: str = "minus_one",
-    nan_policy: str = "propagate_last",
-    ties: str = "first",
+    rounding: Rounding = "floor",
+    pad_taps: PadTaps = "skip",
+    empty_value: EmptyValue = "neg_inf",
+    empty_index: EmptyIndex = "minus_one",
+    nan_policy: NanPolicy = "propagate_last",
+    ties: Ties = "first",
     return_indices: bool = False,
-    index_layout: str = "plane",
+    index_layout: IndexLayout = "plane",
 ) -> PoolResult:
     """N-D max pooling with every rule a named parameter (see the module docstring).
 
@@ -952,9 +971,6 @@ def _decode_winners(winner, tables, geom):
 
 # --------------------------------------------------------------------------- average
 
-DIVISORS = ("valid", "padded")
-
-
 def _divisor_counts(tables, which: int, ndim: int) -> np.ndarray:
     """Per-output number of taps, an outer product of per-axis counts."""
     count = np.ones((1, 1) + (1,) * ndim, dtype=np.int64)
@@ -1101,7 +1117,7 @@ def _avg_exact_at(x, geom: PoolGeometry, count, where, dtype):
             flat = flat + pos * s_
         values = np.take(x.reshape(-1), np.broadcast_to(flat, shape).reshape(-1, size))
     else:
-        values = x[(where[0], where[1], *positions)].reshape(-1, size)
+        values = x[(where[0], where[1]) + tuple(positions)].reshape(-1, size)
     values = values.astype(np.float64)
     values[~np.broadcast_to(valid, shape).reshape(-1, size)] = 0.0
     total = np.zeros(size)
@@ -1111,8 +1127,9 @@ def _avg_exact_at(x, geom: PoolGeometry, count, where, dtype):
     return _divide(total, c, total, bool((c == 0).any())).astype(dtype)
 
 
-def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding: str = "floor",
-             divisor="valid") -> PoolResult:
+def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[int] | None = None,
+             padding: Any = 0, dilation: int | Sequence[int] = 1, *, rounding: Rounding = "floor",
+             divisor: DivisorRule | int = "valid") -> PoolResult:
     """N-D average pooling.
 
     Parameters
@@ -1203,7 +1220,8 @@ def _adaptive_tables(geom: AdaptiveGeometry):
     return tables
 
 
-def _adaptive_check(x, output_size):
+def _adaptive_check(x: ArrayLike, output_size: int | Sequence[int]
+                    ) -> tuple[np.ndarray, AdaptiveGeometry]:
     x = check_tensor("x", x)
     ndim = x.ndim - 2
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
@@ -1346,8 +1364,10 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     return best, indices
 
 
-def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", ties: str = "first",
-                      return_indices: bool = False, index_layout: str = "plane") -> PoolResult:
+def adaptive_max_pool(x: ArrayLike, output_size: int | Sequence[int], *,
+                      nan_policy: NanPolicy = "propagate_last", ties: Ties = "first",
+                      return_indices: bool = False, index_layout: IndexLayout = "plane"
+                      ) -> PoolResult:
     """Adaptive max pooling: output cell ``i`` reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``.
 
     Bins overlap when ``I % O != 0``; indices are plane positions by default
@@ -1372,7 +1392,7 @@ def adaptive_max_pool(x, output_size, *, nan_policy: str = "propagate_last", tie
     return PoolResult(best, indices, geom, "adaptive_max", rules, x, index_layout)
 
 
-def adaptive_avg_pool(x, output_size) -> PoolResult:
+def adaptive_avg_pool(x: ArrayLike, output_size: int | Sequence[int]) -> PoolResult:
     """Adaptive average pooling over the bins of :func:`adaptive_max_pool`.
 
     >>> adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5]]]), 3).output.tolist()   # TV24

@@ -37,13 +37,18 @@ Conventions, stated once
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
 from .geometry import PoolGeometry, pool_geometry
+
+if TYPE_CHECKING:
+    from .pooling import PoolResult
 
 __all__ = [
     "DTYPE_RANGES",
@@ -71,21 +76,16 @@ DTYPE_RANGES: dict[str, tuple[int, int]] = {
 }
 
 #: Requantization rounding modes (see :func:`requantize`).
-REQUANT_ROUNDINGS: tuple[str, ...] = (
-    "half_even",
-    "half_away",
-    "half_up",
-    "tflite_double",
-    "tflite_single",
-)
+RequantRounding = Literal["half_even", "half_away", "half_up", "tflite_double", "tflite_single"]
+REQUANT_ROUNDINGS: tuple[RequantRounding, ...] = get_args(RequantRounding)
 
 #: Rounding modes of the quantized average (see :func:`quantized_avg_pool`).
-AVG_ROUNDINGS: tuple[str, ...] = ("half_even", "half_away", "half_up", "trunc")
+AvgRounding = Literal["half_even", "half_away", "half_up", "trunc"]
+AVG_ROUNDINGS: tuple[AvgRounding, ...] = get_args(AvgRounding)
 
 #: What the average rounds: the mean of the codes or of ``codes - zero_point``.
-AVG_MEAN_OF: tuple[str, ...] = ("codes", "centred")
-
-RequantRounding = Literal["half_even", "half_away", "half_up", "tflite_double", "tflite_single"]
+MeanOf = Literal["codes", "centred"]
+AVG_MEAN_OF: tuple[MeanOf, ...] = get_args(MeanOf)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
@@ -117,10 +117,10 @@ def _dtype_name(dtype: Any, name: str = "dtype") -> str:
         raise PoolTutorError(
             f"{name}={dtype!r} is not allowed: need one of {allowed} (or the numpy dtype)"
         )
-    return resolved.name
+    return str(resolved.name)
 
 
-def dtype_range(dtype) -> tuple[int, int]:
+def dtype_range(dtype: DTypeLike) -> tuple[int, int]:
     """``(qmin, qmax)`` of a code dtype, from :data:`DTYPE_RANGES`.
 
     >>> dtype_range("uint8"), dtype_range(np.int8)
@@ -234,7 +234,8 @@ def _check_tensor_codes(q: Any, dtype: Any, name: str = "q") -> tuple[np.ndarray
 # --------------------------------------------------------------------------- quantize
 
 
-def quantize(x, scale, zero_point, dtype="uint8") -> np.ndarray:
+def quantize(x: ArrayLike, scale: float, zero_point: int, dtype: DTypeLike = "uint8"
+             ) -> np.ndarray:
     """ONNX QuantizeLinear: ``saturate(round_half_even(x / scale) + zero_point)``.
 
     Parameters
@@ -291,7 +292,8 @@ def quantize(x, scale, zero_point, dtype="uint8") -> np.ndarray:
     return codes.astype(dtype)
 
 
-def dequantize(q, scale, zero_point, dtype=None) -> np.ndarray:
+def dequantize(q: ArrayLike, scale: float, zero_point: int, dtype: DTypeLike | None = None
+               ) -> np.ndarray:
     """ONNX DequantizeLinear: ``(q - zero_point) * scale`` as float32.
 
     Parameters
@@ -329,7 +331,7 @@ def dequantize(q, scale, zero_point, dtype=None) -> np.ndarray:
 # --------------------------------------------------------------------------- requantize
 
 
-def quantize_multiplier(multiplier, *, single_rounding: bool = False) -> tuple[int, int]:
+def quantize_multiplier(multiplier: float, *, single_rounding: bool = False) -> tuple[int, int]:
     """TFLite ``QuantizeMultiplier``: ``multiplier = q / 2**31 * 2**shift``, ``2**30 <= q < 2**31``.
 
     A port of ``tensorflow/lite/kernels/internal/common.cc`` in exact
@@ -436,7 +438,8 @@ def _tflite_single(acc: np.ndarray, q: int, shift: int) -> np.ndarray:
     return (acc * q + (1 << (total - 1))) >> total
 
 
-def _requantize_unchecked(acc64: np.ndarray, multiplier: float, rounding: str) -> np.ndarray:
+def _requantize_unchecked(acc64: np.ndarray, multiplier: float, rounding: RequantRounding
+                          ) -> np.ndarray:
     """``round(acc * multiplier)`` by ``rounding``, before the zero point (int64)."""
     if rounding == "tflite_double":
         return _tflite_double(acc64, *quantize_multiplier(multiplier))
@@ -445,7 +448,8 @@ def _requantize_unchecked(acc64: np.ndarray, multiplier: float, rounding: str) -
     return _round_scaled(acc64, multiplier, rounding)
 
 
-def requantize(acc, multiplier, zero_point, dtype="int8", rounding="half_even") -> np.ndarray:
+def requantize(acc: ArrayLike, multiplier: float, zero_point: int, dtype: DTypeLike = "int8",
+               rounding: RequantRounding = "half_even") -> np.ndarray:
     """int32 accumulators to codes: ``saturate(round(acc * multiplier) + zero_point)``.
 
     Parameters
@@ -514,7 +518,7 @@ def requantize(acc, multiplier, zero_point, dtype="int8", rounding="half_even") 
 # --------------------------------------------------------------------------- activations
 
 
-def relu(q, zero_point, dtype=None) -> np.ndarray:
+def relu(q: ArrayLike, zero_point: int, dtype: DTypeLike | None = None) -> np.ndarray:
     """Quantized ReLU: ``max(q, max(qmin, zero_point))``, the clamp at the *real* zero.
 
     The real value of a code is ``(q - zero_point) * scale``, so the real 0
@@ -548,7 +552,8 @@ def relu(q, zero_point, dtype=None) -> np.ndarray:
     return np.maximum(arr, max(qmin, zp)).astype(dtype)
 
 
-def relu6(q, scale, zero_point, dtype=None) -> np.ndarray:
+def relu6(q: ArrayLike, scale: float, zero_point: int, dtype: DTypeLike | None = None
+          ) -> np.ndarray:
     """Quantized ReLU6: clamp to ``[max(qmin, zp), min(qmax, code of 6.0)]``.
 
     The code of 6.0 is ``quantize(6.0, scale, zero_point, dtype)``,
@@ -574,7 +579,9 @@ def relu6(q, scale, zero_point, dtype=None) -> np.ndarray:
 # --------------------------------------------------------------------------- pooling
 
 
-def quantized_max_pool(q, kernel, stride=None, padding=0, dtype=None):
+def quantized_max_pool(q: ArrayLike, kernel: int | Sequence[int],
+                       stride: int | Sequence[int] | None = None, padding: Any = 0,
+                       dtype: DTypeLike | None = None) -> PoolResult:
     """Max pooling of codes; padding is skipped, never compared.
 
     With one scale ``s > 0`` and one zero point for input and output (the
@@ -624,7 +631,7 @@ def quantized_max_pool(q, kernel, stride=None, padding=0, dtype=None):
     )
 
 
-def _round_div(num: np.ndarray, den: np.ndarray, mode: str) -> np.ndarray:
+def _round_div(num: np.ndarray, den: np.ndarray, mode: AvgRounding) -> np.ndarray:
     """Exact ``round(num / den)`` of integers (``den > 0``) by ``mode``."""
     f = num // den
     twice = 2 * (num - f * den)  # 2 * remainder, remainder in [0, den)
@@ -640,17 +647,17 @@ def _round_div(num: np.ndarray, den: np.ndarray, mode: str) -> np.ndarray:
 
 
 def quantized_avg_pool(
-    q,
-    kernel,
-    stride=None,
-    padding=0,
-    rounding="half_even",
-    zero_point=0,
-    dtype=None,
+    q: ArrayLike,
+    kernel: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: Any = 0,
+    rounding: AvgRounding = "half_even",
+    zero_point: int = 0,
+    dtype: DTypeLike | None = None,
     *,
-    count_include_pad=False,
-    mean_of="codes",
-):
+    count_include_pad: bool = False,
+    mean_of: MeanOf = "codes",
+) -> np.ndarray:
     """Average pooling of codes with an exact integer mean and a named rounding.
 
     Unlike max pooling, the average divides, and the frameworks round the
@@ -721,7 +728,7 @@ def quantized_avg_pool(
     ones = np.ones((1, 1) + arr.shape[2:], dtype=np.int64)
     valid = np.rint(avg_pool(ones, kernel, stride, padding, divisor=1).output).astype(np.int64)
     if count_include_pad:
-        count = np.full_like(valid, math.prod(result.geometry.kernel))
+        count = np.full_like(valid, math.prod(cast(PoolGeometry, result.geometry).kernel))
         sums = sums + (count - valid) * (zp - shift)  # every padding tap holds the code zp
     else:
         count = valid
@@ -733,7 +740,7 @@ def quantized_avg_pool(
 # --------------------------------------------------------------------------- the chain
 
 
-def _fmt(values) -> str:
+def _fmt(values: ArrayLike) -> str:
     """A small array on one line as nested lists, floats with up to 6 significant digits."""
     arr = np.asarray(values)
     if arr.ndim == 0:
@@ -786,7 +793,7 @@ class QuantChain:
     dtype: str
     qmin: int
     qmax: int
-    rounding: str
+    rounding: RequantRounding
     geometry: PoolGeometry
 
     @property
@@ -809,16 +816,16 @@ class QuantChain:
             self.multiplier, single_rounding=self.rounding == "tflite_single"
         )
 
-    def real(self, codes) -> np.ndarray:
+    def real(self, codes: ArrayLike) -> np.ndarray:
         """Real values ``(codes - zero_point) * s`` (in units of ``s`` when no scale was given)."""
         s = 1.0 if self.scale is None else self.scale
         return (np.asarray(codes, dtype=np.int64) - self.zero_point) * s
 
-    def _real_text(self, values) -> str:
+    def _real_text(self, values: ArrayLike) -> str:
         text = _fmt(np.asarray(values, dtype=np.float64))
         return text + " * s" if self.scale is None else text
 
-    def _locate(self, index) -> tuple[int, int, int, int]:
+    def _locate(self, index: Sequence[Any]) -> tuple[int, int, int, int]:
         two_d = self.accumulators.ndim == 2
         want = 2 if two_d else 4
         shape = self.pooled.shape
@@ -835,16 +842,19 @@ class QuantChain:
                     f"index={tuple(index)!r} is outside the pooled stage shaped {shape}"
                 )
             checked.append(v)
-        return (0, 0, *checked) if two_d else tuple(checked)
+        n, c, i, j = (0, 0, *checked) if two_d else checked
+        return n, c, i, j
 
-    def explain(self, *index) -> str:
+    def explain(self, *index: Any) -> str:
         """How one pooled code came about, stage by stage, in code units and real units.
 
         ``index`` is ``(i, j)`` for a 2-D chain, ``(n, c, i, j)`` for a 4-D one.
         """
         n, c, i, j = self._locate(index)
         two_d = self.accumulators.ndim == 2
-        pick = (lambda a: a) if two_d else (lambda a: a[n, c])
+        def pick(a: np.ndarray) -> np.ndarray:
+            return a if two_d else a[n, c]
+
         acc, codes, act = pick(self.accumulators), pick(self.codes), pick(self.activated)
         (r0, c0), (kh, kw) = (
             (self.geometry.axes[0].window_starts[i], self.geometry.axes[1].window_starts[j]),
@@ -904,7 +914,7 @@ class QuantChain:
         )
         pad = " " * 16
 
-        def row(name, arr, note=""):
+        def row(name: str, arr: np.ndarray, note: str = "") -> str:
             text = np.array2string(arr, separator=", ", threshold=64, prefix=pad)
             return f"  {name:<14s}{text}{note}"
 
@@ -925,15 +935,15 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
 
 
 def relu_max_pool_chain(
-    acc,
-    multiplier,
-    zero_point,
-    dtype="int8",
-    kernel=2,
-    stride=2,
-    rounding="half_even",
+    acc: ArrayLike,
+    multiplier: float,
+    zero_point: int,
+    dtype: DTypeLike = "int8",
+    kernel: int | Sequence[int] = 2,
+    stride: int | Sequence[int] | None = 2,
+    rounding: RequantRounding = "half_even",
     *,
-    scale=None,
+    scale: float | None = None,
 ) -> QuantChain:
     """Run requantize -> ReLU at the zero point -> max pool and keep every stage.
 
@@ -1029,7 +1039,7 @@ def relu_max_pool_chain(
     pooled = max_pool(
         x4, kernel_t, stride_t, 0, rounding="floor", pad_taps="skip", return_indices=True
     )
-    out, winners = pooled.output, pooled.indices
+    out, winners = pooled.output, cast(np.ndarray, pooled.indices)   # return_indices=True
     if acc64.ndim == 2:
         out, winners = out[0, 0], winners[0, 0]
     return QuantChain(

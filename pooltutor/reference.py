@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from .geometry import adaptive_geometry, pool_geometry
+from .rules import DivisorRule, EmptyIndex, EmptyValue, NanPolicy, PadTaps, Rounding, Ties
 
 __all__ = ["max_window", "max_pool", "avg_pool", "adaptive_max_pool", "adaptive_avg_pool",
            "max_pool_backward",
            "fill_value"]
 
 
-def fill_value(dtype, name: str):
+def fill_value(dtype: DTypeLike, name: str) -> Any:
     """The number that ``name`` ('neg_inf', 'lowest', 'nan', 'zero') means for ``dtype``.
 
     Integers have no -inf and no NaN: 'neg_inf' and 'lowest' both give the
@@ -48,18 +52,19 @@ def fill_value(dtype, name: str):
     return dtype.type(np.iinfo(dtype).min)
 
 
-def _native(x) -> np.ndarray:
+def _native(x: ArrayLike) -> np.ndarray:
     """``x`` as an array in the machine's byte order (results are native, as the engine's)."""
-    x = np.asarray(x)
-    return x.astype(x.dtype.newbyteorder("="), copy=False)
+    a = np.asarray(x)
+    return a.astype(a.dtype.newbyteorder("="), copy=False)
 
 
-def _is_nan(v) -> bool:
+def _is_nan(v: Any) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
 
-def max_window(taps, *, pad_taps="skip", nan_policy="propagate_last", ties="first",
-               pad_fill=-math.inf):
+def max_window(taps: Sequence[tuple[Any, str]], *, pad_taps: PadTaps = "skip",
+               nan_policy: NanPolicy = "propagate_last", ties: Ties = "first",
+               pad_fill: Any = -math.inf) -> tuple[Any, Any]:
     """Scan one window in order and return ``(winner value, winner position in taps)``.
 
     ``taps`` is a list of ``(value, kind)`` with kind ``"input"``, ``"padding"``
@@ -103,16 +108,18 @@ def max_window(taps, *, pad_taps="skip", nan_policy="propagate_last", ties="firs
     return best, best_at
 
 
-def _plane_position(coords, spatial) -> int:
+def _plane_position(coords: Sequence[int], spatial: Sequence[int]) -> int:
     pos = 0
     for c, size in zip(coords, spatial):
         pos = pos * size + c
     return pos
 
 
-def max_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
-             pad_taps="skip", empty_value="neg_inf", empty_index="minus_one",
-             nan_policy="propagate_last", ties="first"):
+def max_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[int] | None = None,
+             padding: Any = 0, dilation: int | Sequence[int] = 1, *, rounding: Rounding = "floor",
+             pad_taps: PadTaps = "skip", empty_value: EmptyValue = "neg_inf",
+             empty_index: EmptyIndex = "minus_one", nan_policy: NanPolicy = "propagate_last",
+             ties: Ties = "first") -> tuple[np.ndarray, np.ndarray]:
     """Max pooling by loops; returns ``(output, plane_indices)``.
 
     Indices are row-major positions inside each (n, c) plane; ``-1`` means a
@@ -160,8 +167,9 @@ def max_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
     return out, idx
 
 
-def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
-             divisor="valid"):
+def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[int] | None = None,
+             padding: Any = 0, dilation: int | Sequence[int] = 1, *, rounding: Rounding = "floor",
+             divisor: DivisorRule | int = "valid") -> np.ndarray:
     """Average pooling by loops.
 
     ``divisor``: ``"valid"`` (count the input taps), ``"padded"`` (count the
@@ -196,7 +204,9 @@ def avg_pool(x, kernel, stride=None, padding=0, dilation=1, *, rounding="floor",
     return out
 
 
-def adaptive_max_pool(x, output_size, *, nan_policy="propagate_last", ties="first"):
+def adaptive_max_pool(x: ArrayLike, output_size: int | Sequence[int], *,
+                      nan_policy: NanPolicy = "propagate_last", ties: Ties = "first"
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """Adaptive max pooling by loops; returns ``(output, plane_indices)``."""
     x = _native(x)
     spatial = x.shape[2:]
@@ -219,7 +229,7 @@ def adaptive_max_pool(x, output_size, *, nan_policy="propagate_last", ties="firs
     return out, idx
 
 
-def adaptive_avg_pool(x, output_size):
+def adaptive_avg_pool(x: ArrayLike, output_size: int | Sequence[int]) -> np.ndarray:
     """Adaptive average pooling by loops."""
     x = _native(x)
     geom = adaptive_geometry(x.shape[2:], output_size)
@@ -234,7 +244,8 @@ def adaptive_avg_pool(x, output_size):
     return out
 
 
-def max_pool_backward(grad_out, plane_indices, input_shape):
+def max_pool_backward(grad_out: ArrayLike, plane_indices: np.ndarray,
+                      input_shape: Sequence[int]) -> np.ndarray:
     """Max pooling's backward pass by loops: add every output gradient to its winner.
 
     ``plane_indices`` are per-plane row-major positions (PyTorch's layout, as

@@ -42,14 +42,15 @@ import enum
 import re
 import textwrap
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_int, check_per_axis
 from .geometry import (ROUNDINGS, AxisGeometry, PoolGeometry, effective_window, output_length,
                        pool_geometry, same_padding)
+from .rules import Rounding
 
 __all__ = [
     "PaddingMode",
@@ -94,7 +95,7 @@ class PaddingMode(enum.Enum):
     'ceil'
     """
 
-    def __new__(cls, value: int, doc: str):
+    def __new__(cls, value: int, doc: str) -> PaddingMode:
         obj = object.__new__(cls)
         obj._value_ = value
         obj.__doc__ = doc
@@ -187,7 +188,7 @@ did you mean 'SAME_UPPER' or 'SAME_LOWER'?
         )
 
     @classmethod
-    def _missing_(cls, value: object):
+    def _missing_(cls, value: object) -> PaddingMode | None:
         # PaddingMode("same_upper") works like PaddingMode.parse("same_upper").
         if isinstance(value, str):
             try:
@@ -221,8 +222,8 @@ class ModeRule:
 
     family: str
     padding: str
-    pooling_rounding: str
-    convolution_rounding: str
+    pooling_rounding: Rounding
+    convolution_rounding: Rounding
     ceil: bool
     formula: str
 
@@ -390,8 +391,11 @@ def _restrictions(mode: PaddingMode, B: Shape, S: Shape, DK: Shape) -> tuple[Res
 # --------------------------------------------------------------------------- formatting
 
 
-def _braces(values) -> str:
-    """The header's per-axis notation: ``{6, 6}``."""
+def _braces(values: Any) -> str:
+    """The header's per-axis notation: ``{6, 6}``.
+
+    ``values`` is a shape (the explanations pass optional fields of the geometry, which are
+    set for the layer and mode being explained)."""
     return "{" + ", ".join(str(int(v)) if isinstance(v, bool) else str(v) for v in values) + "}"
 
 
@@ -551,7 +555,8 @@ class OutputGeometry:
 
     # ----------------------------------------------------------------- explain
 
-    def _same_split_lines(self, P, B, A, b, n) -> list[str]:
+    def _same_split_lines(self, P: Shape | None, B: Shape, A: Shape, b: Callable[[Any], str],
+                          n: int) -> list[str]:
         """How SAME splits the total padding ``P``: the small half goes first in UPPER."""
         first, second, names = (B, A, ("B", "A")) if self.rule.upper else (A, B, ("A", "B"))
         return [
@@ -618,10 +623,11 @@ class OutputGeometry:
         lines.append(f"Result: O = {b(self.output_size)}, B = {b(B)}, A = {b(A)}.")
         if self.sample_points is not None:
             lines.append(_per_axis_phrase("The sample points are", self.sample_points) + ".")
+            all_starts = cast(tuple[Shape, ...], self.window_starts)   # set with sample points
             starts = (
-                b(self.window_starts[0])
-                if len(set(self.window_starts)) == 1
-                else " and ".join(b(w) for w in self.window_starts)
+                b(all_starts[0])
+                if len(set(all_starts)) == 1
+                else " and ".join(b(w) for w in all_starts)
             )
             lines.append(
                 _wrap(
@@ -732,7 +738,7 @@ class OutputGeometry:
         K = "F" if use_f else "DK"
         ex = "EXPLICIT_ROUND_UP" if self.rule.ceil else "EXPLICIT_ROUND_DOWN"
         op = "ceil" if self.rule.ceil else "floor"
-        R = self.unclipped_size
+        R = cast(Shape, self.unclipped_size)          # set for every layer but deconvolution
         last = tuple((r - 1) * s for r, s in zip(R, S, strict=True))
         limit = tuple(i + pb for i, pb in zip(I, B, strict=True))
         lines += [
@@ -764,7 +770,7 @@ class OutputGeometry:
                 for ax, d in enumerate(self.diff)
             ],
         )
-        final = tuple(w[-1] for w in self.window_starts)
+        final = tuple(w[-1] for w in cast(tuple[Shape, ...], self.window_starts))
         notes.append(
             f"After the correction the last window starts at input position {b(final)} < I = "
             f"{b(I)}: inside the input or the begin padding, so TensorRT accepts it."
@@ -819,16 +825,17 @@ class OutputGeometry:
         if not any(texts):
             return
         if self.ndim == 1:
-            notes.append(texts[0][0].upper() + texts[0][1:])
+            first = cast(str, texts[0])         # any(texts) with one axis
+            notes.append(first[0].upper() + first[1:])
         elif all(t == texts[0] for t in texts):
-            notes.append("In each dimension, " + texts[0])
+            notes.append("In each dimension, " + cast(str, texts[0]))
         else:
             notes += [f"Axis {ax}: {t}" for ax, t in enumerate(texts) if t]
 
     def _window_notes(self, notes: list[str]) -> None:
         """Windows made only of padding, windows starting in or past the end padding."""
         first, late, over = [], [], []
-        for ax, starts in enumerate(self.window_starts):
+        for ax, starts in enumerate(cast(tuple[Shape, ...], self.window_starts)):
             I, B, A, DK = (
                 self.input_size[ax],
                 self.pre_padding[ax],
@@ -910,7 +917,8 @@ class OutputGeometry:
                 "TensorRT 10's NvInfer.h lists only the EXPLICIT and SAME modes."
             )
         if mode is PaddingMode.EXPLICIT_ROUND_UP and self.layer != "deconvolution":
-            exact = all(sp % s == 0 for sp, s in zip(self.span, self.stride, strict=True))
+            span = cast(Shape, self.span)         # set for every layer but deconvolution
+            exact = all(sp % s == 0 for sp, s in zip(span, self.stride, strict=True))
             if exact:
                 out.append(
                     f"Here EXPLICIT_ROUND_UP equals EXPLICIT_ROUND_DOWN only because "
@@ -1088,7 +1096,7 @@ def output_geometry(
     gA = check_per_axis("post_padding", post_padding, n, minimum=0)
     DK = tuple(effective_window(f, d) for f, d in zip(F, D, strict=True))
     rule = MODE_RULES[mode]
-    common = dict(
+    common: dict[str, Any] = dict(
         padding_mode=mode,
         layer=layer,
         input_size=I,
@@ -1183,7 +1191,7 @@ def output_geometry(
 
 
 def _deconvolution(
-    rule: ModeRule, common: dict, I: Shape, S: Shape, DK: Shape, gB: Shape, gA: Shape
+    rule: ModeRule, common: dict[str, Any], I: Shape, S: Shape, DK: Shape, gB: Shape, gA: Shape
 ) -> OutputGeometry:
     n = len(I)
     total = None
@@ -1308,10 +1316,11 @@ def mode_geometry(mode: Any, input_size: int, window: int, stride: int = 1, *,
     kind, name = _resolve_mode(mode)
     if kind == "engine":
         g = pool_geometry((input_size,), window, stride, padding=[(pre_padding, post_padding)],
-                          dilation=dilation, rounding=name)
+                          dilation=dilation, rounding=cast(Rounding, name))
         return ModeGeometry(name, g.axes[0])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         og = output_geometry(input_size, window, stride, pre_padding=pre_padding,
                              post_padding=post_padding, dilation=dilation, padding_mode=name)
-    return ModeGeometry(name, og.geometry.axes[0], og, tuple(str(w.message) for w in caught))
+    return ModeGeometry(name, cast(PoolGeometry, og.geometry).axes[0], og,
+                        tuple(str(w.message) for w in caught))

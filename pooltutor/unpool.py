@@ -31,11 +31,16 @@ imports numpy alone; the picture of an unpooling is :func:`pooltutor.viz.unpool.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import PoolTutorError, PoolTutorTypeError, check_choice, check_memory, check_tensor
 from .indexing import INDEX_LAYOUTS, convert_indices
 from .pooling import max_pool  # noqa: F401  (used by the doctests)
+from .rules import IndexLayout
 
 __all__ = ["max_unpool", "flat_unpool", "max_pool_backward"]
 
@@ -43,7 +48,7 @@ __all__ = ["max_unpool", "flat_unpool", "max_pool_backward"]
 # --------------------------------------------------------------------------- checks
 
 
-def _check_shape(input_shape) -> tuple[int, ...]:
+def _check_shape(input_shape: Any) -> tuple[int, ...]:
     if isinstance(input_shape, np.ndarray):
         input_shape = input_shape.tolist()
     if not isinstance(input_shape, (tuple, list)):
@@ -66,7 +71,8 @@ def _check_shape(input_shape) -> tuple[int, ...]:
     return tuple(shape)
 
 
-def _check_inputs(y, indices, input_shape, name: str = "y"):
+def _check_inputs(y: ArrayLike, indices: ArrayLike, input_shape: Any, name: str = "y"
+                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """Validated ``(y, indices as int64, shape)``; nothing is copied that need not be.
     ``name`` is how the caller spells ``y`` (``grad_out`` for the backward pass)."""
     shape = _check_shape(input_shape)
@@ -96,7 +102,8 @@ def _check_inputs(y, indices, input_shape, name: str = "y"):
     return y, idx, shape
 
 
-def _scatter(y, flat_positions, shape, *, add: bool = False) -> np.ndarray:
+def _scatter(y: np.ndarray, flat_positions: np.ndarray, shape: tuple[int, ...], *,
+             add: bool = False) -> np.ndarray:
     """Zeros shaped ``shape`` with ``y`` written at the row-major ``flat_positions``
     (``-1``: nothing to write).
 
@@ -122,7 +129,7 @@ def _scatter(y, flat_positions, shape, *, add: bool = False) -> np.ndarray:
     return out
 
 
-def _whole_positions(idx, shape, layout: str) -> np.ndarray:
+def _whole_positions(idx: np.ndarray, shape: tuple[int, ...], layout: IndexLayout) -> np.ndarray:
     """Row-major positions in the whole tensor of indices written in ``layout``
     (``-1`` stays ``-1``); refuses an index outside its own ``(n, c)`` plane."""
     check_choice("layout", layout, INDEX_LAYOUTS)
@@ -136,7 +143,8 @@ def _whole_positions(idx, shape, layout: str) -> np.ndarray:
 # --------------------------------------------------------------------------- unpool
 
 
-def max_unpool(y, indices, input_shape, layout: str = "plane") -> np.ndarray:
+def max_unpool(y: ArrayLike, indices: ArrayLike, input_shape: Sequence[int],
+               layout: IndexLayout = "plane") -> np.ndarray:
     """Scatter pooled values back to the positions their indices name, zeros elsewhere.
 
     Parameters
@@ -204,7 +212,8 @@ def max_unpool(y, indices, input_shape, layout: str = "plane") -> np.ndarray:
     return _scatter(y, _whole_positions(idx, shape, layout), shape)
 
 
-def max_pool_backward(grad_out, indices, input_shape, layout: str = "plane") -> np.ndarray:
+def max_pool_backward(grad_out: ArrayLike, indices: ArrayLike, input_shape: Sequence[int],
+                      layout: IndexLayout = "plane") -> np.ndarray:
     """Max pooling's backward pass: every output gradient goes to its window's winner.
 
     The derivative of ``max`` is 1 for the element that won and 0 for all the
@@ -272,7 +281,7 @@ def max_pool_backward(grad_out, indices, input_shape, layout: str = "plane") -> 
     return _scatter(g, _whole_positions(idx, shape, layout), shape, add=True)
 
 
-def flat_unpool(y, indices, input_shape) -> np.ndarray:
+def flat_unpool(y: ArrayLike, indices: ArrayLike, input_shape: Sequence[int]) -> np.ndarray:
     """ONNX ``MaxUnpool``'s scatter: each index is a position in the whole flattened tensor.
 
     Every index is read as a row-major position in the whole

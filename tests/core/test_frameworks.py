@@ -94,8 +94,14 @@ CONTRACT = {
 
 @pytest.mark.parametrize("name", sorted(CONTRACT))
 def test_signature_is_the_contracts(name):
-    # every function adds the keyword-only follow="spec" of docs/api.md ("Spec and runtime")
-    assert str(inspect.signature(getattr(fw, name))) == CONTRACT[name][:-1] + ", *, follow='spec')"
+    # every function adds the keyword-only follow="spec" of docs/api.md ("Spec and runtime"),
+    # typed with the Literal alias pooltutor.rules.Follow (the contract is names and defaults)
+    sig = inspect.signature(getattr(fw, name))
+    plain = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                    for p in sig.parameters.values()],
+                        return_annotation=inspect.Signature.empty)
+    assert str(plain) == CONTRACT[name][:-1] + ", *, follow='spec')"
+    assert sig.parameters["follow"].annotation == "Follow"
     assert name in fw.__all__ and name in fw.ENGINE_RULES and name in fw.RUNTIME_RULES
 
 
