@@ -390,6 +390,35 @@ def test_app_output_cell_button_shows_its_window_and_explain(browser, app_server
     context.close()
 
 
+def test_app_same_call_panel_follows_the_settings(browser, app_server):
+    """The stepper of 01_window_placement: under the picture, the call that reproduces the
+    settings in every framework; moving the window slider rewrites it (PyTorch's
+    kernel_size follows), and the code blocks are reachable with the keyboard."""
+    base, _ = app_server
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/voila/render/01_window_placement.ipynb", timeout=RENDER_TIMEOUT)
+    page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT)
+    _wait_until_widgets_settle(page)
+    panel = page.locator(".pooltutor-same-call").first
+    panel.wait_for(state="visible", timeout=30_000)
+    text = panel.inner_text()
+    for framework in ("PyTorch", "ONNX", "OpenVINO", "TensorRT", "TensorFlow", "DirectML"):
+        assert framework in text, framework
+    assert "torch.nn.functional.max_pool2d(" in text and "kernel_size=3" in text, text
+    explorer = panel.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    window = explorer.locator(".widget-slider", has_text="window").locator(".noUi-handle").first
+    window.scroll_into_view_if_needed()
+    window.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("el => el.innerText.includes('kernel_size=4')",
+                           arg=panel.element_handle(), timeout=15_000)
+    blocks = panel.locator("pre")
+    assert blocks.count() >= 4
+    assert all(blocks.nth(i).get_attribute("tabindex") == "0" for i in range(blocks.count()))
+    context.close()
+
+
 # -------------------------------------------------------------------- slides
 
 
