@@ -1030,13 +1030,28 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     spatial = tuple(range(2, x.ndim))
     y = np.empty(out_shape, dtype=dtype)
     unsure = []
+    # exact sums: see _sums_are_exact
+    room = 53 - np.finfo(dtype).nmant - 1 - math.ceil(math.log2(ktot))
+    tiny = float(np.finfo(dtype).smallest_subnormal)
 
     def finish(index, total):           # per block of planes, while it is in the cache
         block = x[index]
-        m = np.maximum(block.max(axis=spatial, keepdims=True),
-                       -block.min(axis=spatial, keepdims=True)).astype(np.float64)
+        a = np.abs(block)               # (native byte order, contiguous: reduced fast)
+        m = a.max(axis=spatial, keepdims=True).astype(np.float64)
         if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
             raise _LeaveFastPath
+        low = a.min(axis=spatial, keepdims=True)
+        zeros = not (low > 0).all()
+        if zeros:                       # the smallest magnitude that is not 0
+            low = a.min(axis=spatial, keepdims=True, where=a > 0, initial=np.inf)
+        if _sums_are_exact(m, low.astype(np.float64), room, tiny):
+            if zeros:                   # a sum of -0.0 only: +0.0, as the reference's 0.0 + -0.0
+                np.add(total, 0.0, out=total)
+            if zero_count:
+                np.copyto(y[index], _divide(total, divisor, total, True), casting="same_kind")
+            else:                       # the float64 quotient, rounded once into the output
+                np.divide(total, divisor, out=y[index], casting="same_kind")
+            return
         bound = m * scale               # per plane
         q = _divide(total, divisor, total, zero_count)
         np.copyto(y[index], q, casting="same_kind")
@@ -1067,6 +1082,34 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     if where[0].size:
         y[tuple(where)] = _avg_exact_at(x, geom, count, where, dtype)
     return y
+
+
+def _sums_are_exact(m, low, room: int, tiny: float) -> bool:
+    """Whether every float64 partial sum of every window is exact, per plane, so that
+    the box passes' sums are the reference's sums bit for bit, in any order.
+
+    ``m`` is the largest magnitude of each plane, ``low`` the smallest that is
+    not 0 (float64 arrays, broadcast alike).  A float with ``p`` mantissa bits
+    and ``2**E <= |v|`` is a whole multiple of ``2**(E - p + 1)`` (or of the
+    smallest subnormal ``tiny``), and so is every value of the plane that is
+    at least as large: every element, hence every partial sum of a window, is
+    a whole multiple of ``g = max(2**(E_low - p + 1), tiny)``.  A partial sum of
+    at most ``K`` terms is below ``K * m < 2**(ceil(log2 K) + E_m + 1)``.  When
+    that is at most ``2**53 * g``, every partial sum is a whole multiple of ``g``
+    with at most 53 bits: a float64, exactly, so no addition rounds and every
+    order of the additions gives the exact sum.  ``room = 53 - (p - 1) - 1 -
+    ceil(log2 K)`` collects the constants: the test is ``E_m - max(E_low,
+    E_min) <= room``.  Data of one plane spanning fewer than ``room`` (25 for
+    float32 and 3x3 windows) binades passes: standard normal data spans about
+    16, post-ReLU data the same above its zeros; float16 passes unless a plane
+    holds both subnormals and values near its largest.  Planes of all zeros pass.
+    """
+    has = m > 0
+    if not has.any():
+        return True
+    e_m = np.frexp(m[has])[1] - 1                   # floor(log2 m)
+    e_low = np.frexp(np.maximum(low[has], tiny))[1] - 1
+    return bool((e_m - e_low <= room).all())
 
 
 def _divide(total, count, out, zero_count):
