@@ -72,6 +72,7 @@ Every decision that frameworks disagree on is a named parameter:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -181,8 +182,32 @@ def _check_common(x, kernel, stride, padding, dilation, rounding):
     stride_t = kernel_t if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
     dil_t = check_per_axis("dilation", dilation, ndim, minimum=1)
     check_choice("rounding", rounding, ROUNDINGS)
-    geom = pool_geometry(x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
+    geom = _geometry(pool_geometry, x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
     return x, geom
+
+
+def _plain(value) -> bool:
+    """Whether ``value`` is made of Python ints, strings and tuples only (a safe cache key:
+    ``1 == 1.0 == True`` hash alike, so floats, bools and numpy scalars are left out)."""
+    if type(value) is tuple:
+        return all(_plain(v) for v in value)
+    return type(value) in (int, str)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached(builder, *args):
+    return builder(*args)
+
+
+def _geometry(builder, *args):
+    """``builder(*args)`` (pool_geometry or adaptive_geometry), remembered for plain
+    arguments.  The geometries are frozen dataclasses of ints and tuples, so one object
+    can serve every call with the same shapes; a notebook or an explorer pools the same
+    shapes over and over, and for small inputs (adaptive 14 -> 7) working the geometry
+    and the tap tables out again was a tenth of the time.  Errors are not cached."""
+    if all(_plain(a) for a in args):
+        return _cached(builder, *args)
+    return builder(*args)
 
 
 def _padded_extent(geom: PoolGeometry) -> list[tuple[int, int]]:
@@ -210,7 +235,14 @@ def _axis_shape(ndim: int, axis: int, length: int) -> tuple[int, ...]:
 
 
 def _axis_tap_tables(geom: PoolGeometry):
-    """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds."""
+    """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds
+    (read-only; remembered per geometry unless they are large)."""
+    if sum(a.output_size * a.kernel for a in geom.axes) <= 1 << 14:
+        return _cached(_tap_tables, geom)
+    return _tap_tables(geom)
+
+
+def _tap_tables(geom: PoolGeometry):
     tables = []
     for a in geom.axes:
         o = np.arange(a.output_size)[:, None]
@@ -219,7 +251,10 @@ def _axis_tap_tables(geom: PoolGeometry):
         is_input = (pos >= 0) & (pos < a.input_size)
         in_padded = (pos >= -a.pad_begin) & (pos < a.input_size + a.pad_end)
         tables.append((pos, is_input, in_padded))
-    return tables
+    for table in tables:
+        for array in table:
+            array.setflags(write=False)
+    return tuple(tables)
 
 
 def _tap_mask(masks, tap, ndim):
@@ -348,6 +383,18 @@ class _TapSource:
 # --------------------------------------------------------------------------- box passes
 
 
+def _axis_tap_ranges(a):
+    """Per tap of one axis: ``(o0, o1, offset)``, the outputs ``o0 <= o < o1`` whose tap
+    reads an input element, ``t = o*S + offset`` with ``offset = j*D - pad_begin``."""
+    ranges = []
+    for j in range(a.kernel):
+        off = j * a.dilation - a.pad_begin
+        lo = max(0, -(off // a.stride))                         # ceil(-off / S)
+        hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
+        ranges.append((lo, hi, off))
+    return ranges
+
+
 def _axis_groups(a):
     """The outputs of one axis in runs that read the same taps, with the taps' offsets.
 
@@ -362,12 +409,7 @@ def _axis_groups(a):
     of the box passes: a padding or overhang tap is simply not read, instead
     of being copied into a padded array and read.
     """
-    ranges = []
-    for j in range(a.kernel):
-        off = j * a.dilation - a.pad_begin
-        lo = max(0, -(off // a.stride))                         # ceil(-off / S)
-        hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
-        ranges.append((lo, hi, off))
+    ranges = _axis_tap_ranges(a)
     cuts = sorted({0, a.output_size} | {v for lo, hi, _ in ranges if hi > lo for v in (lo, hi)})
     groups = []
     for o0, o1 in zip(cuts[:-1], cuts[1:], strict=True):
@@ -451,6 +493,35 @@ def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
         shape[dim] = a.output_size
         out = np.empty(shape, dtype=dtype)
     lead = (slice(None),) * dim
+    ranges = [r for r in _axis_tap_ranges(a) if r[1] > r[0]]
+    full = [off for lo, hi, off in ranges if lo == 0 and hi == a.output_size]
+    if full or into:
+        # Tap-major: the taps that every output reads (3x3 stride 2 padding 1: the
+        # centre and the right one) make ``out`` over the whole axis in one ufunc call
+        # each, then every other tap is combined into its range of outputs.  Ufunc calls
+        # over whole rows let numpy run one long loop over the rows of a block (a
+        # range of 55 out of 56 outputs is 56 short loops per plane); the border runs
+        # of :func:`_axis_groups` need more, shorter calls.  Each output still meets
+        # each of its input taps once, as in the groups (the same maximum; the same
+        # depth of additions, which is what the error bound of _avg_pool_fast counts).
+        def view(o0, o1, off):
+            return src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
+                                     a.stride),)]
+        rest = [r for r in ranges if not (r[0] == 0 and r[1] == a.output_size)]
+        if not into:
+            first = [view(0, a.output_size, off) for off in full]
+            if len(first) == 1:
+                np.copyto(out, first[0], casting="unsafe")
+            else:
+                ufunc(first[0], first[1], out=out, dtype=dtype)
+                for v in first[2:]:
+                    ufunc(out, v, out=out, dtype=dtype)
+        else:
+            rest = ranges
+        for o0, o1, off in rest:
+            target = out[lead + (slice(o0, o1),)]
+            ufunc(target, view(o0, o1, off), out=target, dtype=dtype)
+        return out
     for o0, o1, offs in groups:
         target = out[lead + (slice(o0, o1),)]
         if not offs:
@@ -1250,7 +1321,7 @@ def _adaptive_check(x, output_size):
     x = check_tensor("x", x)
     ndim = x.ndim - 2
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
-    return x, adaptive_geometry(x.shape[2:], outs)
+    return x, _geometry(adaptive_geometry, x.shape[2:], outs)
 
 
 def _adaptive_taps(x, geom, tables):
@@ -1324,7 +1395,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     if all(r is not None for r in regular):
         kernel, stride = zip(*regular, strict=True)
         if math.prod(kernel) <= 16:
-            pgeom = pool_geometry(geom.input_shape, kernel, stride)
+            pgeom = _geometry(pool_geometry, geom.input_shape, kernel, stride)
             tables = _axis_tap_tables(pgeom)
             return _max_pool_fast(x, pgeom, tables, [t[1] for t in tables], "skip", "neg_inf",
                                   "minus_one", ties, return_indices, index_layout)
