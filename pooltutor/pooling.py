@@ -644,6 +644,12 @@ def _index_weights(input_shape, layout: str):
         f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")
 
 
+def _holds_nan(a) -> bool:
+    """Whether float array ``a`` holds a NaN: ``np.max`` propagates NaN, and one reduction
+    costs half of ``np.isnan(a).any()`` (a boolean array, then its reduction)."""
+    return a.size > 0 and bool(np.isnan(np.max(a)))
+
+
 def _has_negative_zero(x) -> bool:
     return x.dtype.kind == "f" and bool(np.any((x == 0) & np.signbit(x)))
 
@@ -832,7 +838,7 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
         # 1. values: a running maximum, in place (the winners pass reads the same source)
         best = _max_values(source, taps)
     if dtype.kind == "f":
-        if np.isnan(best).any():
+        if _holds_nan(best):
             return None
         if (best == 0).any() and _has_negative_zero(x):
             return None
@@ -1435,7 +1441,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     else:
         k = size - 1 - rows[:, ::-1].argmax(axis=1)
     best = rows[np.arange(rows.shape[0]), k].reshape(out_shape)     # the element itself
-    if x.dtype.kind == "f" and np.isnan(best).any():
+    if x.dtype.kind == "f" and _holds_nan(best):
         return None
     if not return_indices:
         return best, None
