@@ -148,3 +148,44 @@ def test_an_order_dependent_sum_is_not_trusted(divisor):
     assert y[0, 0, 0, 0] == np.float32(2.0**-4 / 9) != np.float32(float(t) / 9)
     check_avg(x, 3, 1, divisor=divisor)
     check_avg(np.tile(x, (1, 2, 4, 4)), 3, 3, divisor=divisor)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: pooling.max_pool(x, 3, 2, 1).output,
+    lambda x: pooling.avg_pool(x, 3, 2, 1, divisor="padded").output,
+    lambda x: pooling.avg_pool(x, 7, 2, 3).output,                       # blocks + leftover
+    lambda x: pooling.avg_pool(x.astype(np.int16), 5, 3, 2).output,
+    lambda x: pooling.avg_pool(x[:, :, None].repeat(3, axis=2), 3, 2, 1).output,   # 3-D
+    lambda x: pooling.avg_pool(x[:, :, 0], 4, 2, 1).output,               # 1-D
+])
+def test_results_never_share_the_work_arrays(call):
+    """The passes keep their work arrays between calls (no page faults); a result is
+    never one of them: the first result survives a second call on other data."""
+    x1 = RNG.standard_normal((2, 40, 30, 31)).astype(np.float32)
+    x2 = RNG.standard_normal(x1.shape).astype(np.float32)
+    y1 = call(x1)
+    kept = y1.copy()
+    y2 = call(x2)
+    call(x1 * 3)
+    np.testing.assert_array_equal(y1, kept)
+    assert not np.shares_memory(y1, y2)
+    np.testing.assert_array_equal(call(x2), y2)
+
+
+def test_threads_do_not_share_work_arrays():
+    import threading
+    xs = [RNG.standard_normal((1, 24, 33, 35)).astype(np.float32) for _ in range(4)]
+    expected = [reference.avg_pool(x, 3, 2, 1) for x in xs]
+    failures = []
+
+    def work(i):
+        for _ in range(15):
+            if not np.array_equal(pooling.avg_pool(xs[i], 3, 2, 1).output, expected[i]):
+                failures.append(i)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
