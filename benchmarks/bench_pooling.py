@@ -221,6 +221,8 @@ def add_baseline(cases: list[Case], root: str, threads: int, selected: set[str])
 
 
 def build_cases(threads: int, selected: set[str], contenders: bool = True) -> list[Case]:
+    # (every pooltutor call binds the modules now, as a default argument: --baseline
+    # builds the cases a second time with another checkout's modules)
     rng = np.random.default_rng(0)
     cases = []
     have_ort, have_torch = (ort is not None and contenders), (torch is not None and contenders)
@@ -277,10 +279,11 @@ def build_cases(threads: int, selected: set[str], contenders: bool = True) -> li
     if "3c" in selected:
         if frameworks is not None and hasattr(frameworks, "torch_avg_pool"):
             ours = ("frameworks.torch_avg_pool",
-                    lambda: frameworks.torch_avg_pool(x1, 3, 2, 1, count_include_pad=True))
+                    lambda fw=frameworks: fw.torch_avg_pool(x1, 3, 2, 1,
+                                                           count_include_pad=True))
         else:
             ours = ("pooling.avg_pool(padded)",
-                    lambda: pooling.avg_pool(x1, 3, 2, 1, divisor="padded").output)
+                    lambda pl=pooling: pl.avg_pool(x1, 3, 2, 1, divisor="padded").output)
         case = Case("3c", "avg pool count_include_pad, f32 (1,64,112,112), 3x3 s2 p1", x1, *ours,
                     exact=False)
         if have_torch:
@@ -297,11 +300,12 @@ def build_cases(threads: int, selected: set[str], contenders: bool = True) -> li
             continue
         if frameworks is not None and hasattr(frameworks, "torch_avg_pool"):
             ours = ("frameworks.torch_avg_pool",
-                    lambda k=k: frameworks.torch_avg_pool(x1, k, 2, k // 2,
-                                                          count_include_pad=True))
+                    lambda k=k, fw=frameworks: fw.torch_avg_pool(x1, k, 2, k // 2,
+                                                                 count_include_pad=True))
         else:
             ours = ("pooling.avg_pool(padded)",
-                    lambda k=k: pooling.avg_pool(x1, k, 2, k // 2, divisor="padded").output)
+                    lambda k=k, pl=pooling: pl.avg_pool(x1, k, 2, k // 2,
+                                                        divisor="padded").output)
         case = Case(key, f"avg pool count_include_pad, f32 (1,64,112,112), {k}x{k} s2 p{k // 2}",
                     x1, *ours, exact=False)
         if have_torch:
@@ -318,11 +322,11 @@ def build_cases(threads: int, selected: set[str], contenders: bool = True) -> li
         xa = rng.standard_normal(shape, dtype=np.float32)
         if frameworks is not None and hasattr(frameworks, "torch_adaptive_max_pool"):
             ours = ("frameworks.torch_adaptive_max_pool",
-                    lambda xa=xa, out=out: frameworks.torch_adaptive_max_pool(
+                    lambda xa=xa, out=out, fw=frameworks: fw.torch_adaptive_max_pool(
                         xa, out, return_indices=True))
         else:
             ours = ("pooling.adaptive_max_pool",
-                    lambda xa=xa, out=out: tuple(pooling.adaptive_max_pool(
+                    lambda xa=xa, out=out, pl=pooling: tuple(pl.adaptive_max_pool(
                         xa, out, return_indices=True)))
         case = Case(key, f"adaptive max pool + indices, f32 {shape} -> ({out},{out})", xa,
                     *ours, layouts={"pooltutor": "plane", "torch": "plane"})

@@ -126,7 +126,8 @@ def test_an_inexact_plane_keeps_the_bound_check_for_its_block(verdicts, monkeypa
     """One plane of 2**30 and 2**-30 among exact planes: its block is checked and recomputed."""
     calls = []
     exact = pooling._avg_exact_at
-    monkeypatch.setattr(pooling, "_avg_exact_at", lambda *a: calls.append(a[3][0].size) or exact(*a))
+    monkeypatch.setattr(pooling, "_avg_exact_at",
+                        lambda *a: calls.append(a[3][0].size) or exact(*a))
     x = RNG.standard_normal((1, 6, 16, 17)).astype(np.float32)
     x[0, 4] = RNG.choice(np.array([2.0**30, -2.0**30, 2.0**-30, 1.0], dtype=np.float32),
                          size=(16, 17))
