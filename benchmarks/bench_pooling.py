@@ -23,6 +23,8 @@ Method
   spinning for a moment after their work; and a pause instead (``--gap-ms``)
   lets the core go idle, which made a 0.2 ms numpy call take 0.5 ms here.
 * onnx.reference (pure Python) runs once only.
+* ``--baseline DIR`` adds another checkout's pooltutor as the contender
+  ``pooltutor@base``, timed in the same rounds: before / after under one load.
 * PyTorch and onnxruntime get ``--threads`` threads (default 2, the cores of
   the reference machine); numpy runs on one.
 * pooltutor's thread CPU time is recorded too (``time.thread_time``): numpy
@@ -182,10 +184,48 @@ def ours_max(x, kernel, stride, padding=0, indices=False, layout="plane"):
     return f"pooling.max_pool({layout})" if indices else "pooling.max_pool", engine
 
 
-def build_cases(threads: int, selected: set[str]) -> list[Case]:
+def load_baseline(root: str):
+    """The ``pooling`` and ``frameworks`` modules of another checkout (``--baseline``),
+    imported as the package ``pooltutor_baseline`` beside this one."""
+    import importlib
+    import importlib.util
+    package = Path(root).resolve() / "pooltutor"
+    spec = importlib.util.spec_from_file_location(
+        "pooltutor_baseline", package / "__init__.py", submodule_search_locations=[str(package)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pooltutor_baseline"] = module
+    spec.loader.exec_module(module)
+    base_pooling = importlib.import_module("pooltutor_baseline.pooling")
+    try:
+        base_frameworks = importlib.import_module("pooltutor_baseline.frameworks")
+    except ImportError:                # pragma: no cover - before frameworks.py landed
+        base_frameworks = None
+    return base_pooling, base_frameworks
+
+
+def add_baseline(cases: list[Case], root: str, threads: int, selected: set[str]) -> None:
+    """Time the baseline checkout's pooltutor as one more contender of every case,
+    ``pooltutor@base``, in the same interleaved rounds: its ratio is after / before
+    under the same load (the cases are rebuilt from the same seed, so the data are equal)."""
+    global pooling, frameworks
+    ours = pooling, frameworks
+    pooling, frameworks = load_baseline(root)
+    try:
+        base_cases = build_cases(threads, selected, contenders=False)
+    finally:
+        pooling, frameworks = ours
+    for case, base in zip(cases, base_cases, strict=True):
+        case.others["pooltutor@base"] = base.ours
+        if "pooltutor" in case.layouts:
+            case.layouts["pooltutor@base"] = case.layouts["pooltutor"]
+
+
+def build_cases(threads: int, selected: set[str], contenders: bool = True) -> list[Case]:
+    # (every pooltutor call binds the modules now, as a default argument: --baseline
+    # builds the cases a second time with another checkout's modules)
     rng = np.random.default_rng(0)
     cases = []
-    have_ort, have_torch = ort is not None, torch is not None
+    have_ort, have_torch = (ort is not None and contenders), (torch is not None and contenders)
 
     # 1 and 2: the common ResNet stem pooling, 3x3 stride 2 padding 1
     x1 = rng.standard_normal((1, 64, 112, 112), dtype=np.float32)
@@ -239,10 +279,11 @@ def build_cases(threads: int, selected: set[str]) -> list[Case]:
     if "3c" in selected:
         if frameworks is not None and hasattr(frameworks, "torch_avg_pool"):
             ours = ("frameworks.torch_avg_pool",
-                    lambda: frameworks.torch_avg_pool(x1, 3, 2, 1, count_include_pad=True))
+                    lambda fw=frameworks: fw.torch_avg_pool(x1, 3, 2, 1,
+                                                           count_include_pad=True))
         else:
             ours = ("pooling.avg_pool(padded)",
-                    lambda: pooling.avg_pool(x1, 3, 2, 1, divisor="padded").output)
+                    lambda pl=pooling: pl.avg_pool(x1, 3, 2, 1, divisor="padded").output)
         case = Case("3c", "avg pool count_include_pad, f32 (1,64,112,112), 3x3 s2 p1", x1, *ours,
                     exact=False)
         if have_torch:
@@ -259,11 +300,12 @@ def build_cases(threads: int, selected: set[str]) -> list[Case]:
             continue
         if frameworks is not None and hasattr(frameworks, "torch_avg_pool"):
             ours = ("frameworks.torch_avg_pool",
-                    lambda k=k: frameworks.torch_avg_pool(x1, k, 2, k // 2,
-                                                          count_include_pad=True))
+                    lambda k=k, fw=frameworks: fw.torch_avg_pool(x1, k, 2, k // 2,
+                                                                 count_include_pad=True))
         else:
             ours = ("pooling.avg_pool(padded)",
-                    lambda k=k: pooling.avg_pool(x1, k, 2, k // 2, divisor="padded").output)
+                    lambda k=k, pl=pooling: pl.avg_pool(x1, k, 2, k // 2,
+                                                        divisor="padded").output)
         case = Case(key, f"avg pool count_include_pad, f32 (1,64,112,112), {k}x{k} s2 p{k // 2}",
                     x1, *ours, exact=False)
         if have_torch:
@@ -280,11 +322,11 @@ def build_cases(threads: int, selected: set[str]) -> list[Case]:
         xa = rng.standard_normal(shape, dtype=np.float32)
         if frameworks is not None and hasattr(frameworks, "torch_adaptive_max_pool"):
             ours = ("frameworks.torch_adaptive_max_pool",
-                    lambda xa=xa, out=out: frameworks.torch_adaptive_max_pool(
+                    lambda xa=xa, out=out, fw=frameworks: fw.torch_adaptive_max_pool(
                         xa, out, return_indices=True))
         else:
             ours = ("pooling.adaptive_max_pool",
-                    lambda xa=xa, out=out: tuple(pooling.adaptive_max_pool(
+                    lambda xa=xa, out=out, pl=pooling: tuple(pl.adaptive_max_pool(
                         xa, out, return_indices=True)))
         case = Case(key, f"adaptive max pool + indices, f32 {shape} -> ({out},{out})", xa,
                     *ours, layouts={"pooltutor": "plane", "torch": "plane"})
@@ -554,6 +596,10 @@ def main(argv=None) -> int:
     parser.add_argument("--no-explorer", action="store_true", help="skip bench_explorer.py")
     parser.add_argument("--explorer-timeout", type=float, default=900.0)
     parser.add_argument("--json", default=None, help="also write the results to this file")
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="another checkout (e.g. a git archive of the previous commit): "
+                             "its pooltutor is timed as the contender pooltutor@base in the "
+                             "same rounds, so its ratio is after / before under the same load")
     args = parser.parse_args(argv)
     if args.repeats < 15:
         parser.error(f"--repeats={args.repeats}: need at least 15")
@@ -572,7 +618,10 @@ def main(argv=None) -> int:
     if torch is not None:
         torch.set_num_threads(args.threads)
     results = {}
-    for case in build_cases(args.threads, selected):
+    cases = build_cases(args.threads, selected)
+    if args.baseline:
+        add_baseline(cases, args.baseline, args.threads, selected)
+    for case in cases:
         print(f"timing {case.key}: {case.title} ...", file=sys.stderr, flush=True)
         results[case.key] = (case, time_case(case, args.repeats, args.warmup,
                                              args.gap_ms / 1000, not args.no_prime))

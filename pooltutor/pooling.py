@@ -26,10 +26,12 @@ Values-only max pooling and average pooling take a third route, the
 *box passes* (:func:`_box_reduce`): a window is a box, so its maximum or
 sum is taken one spatial axis at a time on a shrinking intermediate, with
 the borders handled by reading only input taps instead of a padded copy.
-Averages stay bit-identical to the reference: integers are summed exactly,
-and for float32 / float16 each output is checked against a proven bound of
-the rounding difference and recomputed in the reference's order where the
-bound cannot decide (:func:`_avg_pool_fast`).
+Averages stay bit-identical to the reference: integers are summed exactly;
+float32 / float16 planes whose magnitudes span few enough binades have exact
+float64 partial sums in any order (:func:`_sums_are_exact`), and in the
+other planes each output is checked against a proven bound of the rounding
+difference and recomputed in the reference's order where the bound cannot
+decide (:func:`_avg_pool_fast`).
 
 Every decision that frameworks disagree on is a named parameter:
 
@@ -72,8 +74,10 @@ Every decision that frameworks disagree on is a named parameter:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import threading
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
@@ -198,8 +202,32 @@ def _check_common(x: ArrayLike, kernel: int | Sequence[int], stride: int | Seque
     stride_t = kernel_t if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
     dil_t = check_per_axis("dilation", dilation, ndim, minimum=1)
     check_choice("rounding", rounding, ROUNDINGS)
-    geom = pool_geometry(x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
+    geom = _geometry(pool_geometry, x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
     return x, geom
+
+
+def _plain(value) -> bool:
+    """Whether ``value`` is made of Python ints, strings and tuples only (a safe cache key:
+    ``1 == 1.0 == True`` hash alike, so floats, bools and numpy scalars are left out)."""
+    if type(value) is tuple:
+        return all(_plain(v) for v in value)
+    return type(value) in (int, str)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached(builder, *args):
+    return builder(*args)
+
+
+def _geometry(builder, *args):
+    """``builder(*args)`` (pool_geometry or adaptive_geometry), remembered for plain
+    arguments.  The geometries are frozen dataclasses of ints and tuples, so one object
+    can serve every call with the same shapes; a notebook or an explorer pools the same
+    shapes over and over, and for small inputs (adaptive 14 -> 7) working the geometry
+    and the tap tables out again was a tenth of the time.  Errors are not cached."""
+    if all(_plain(a) for a in args):
+        return _cached(builder, *args)
+    return builder(*args)
 
 
 def _padded_extent(geom: PoolGeometry) -> list[tuple[int, int]]:
@@ -227,7 +255,14 @@ def _axis_shape(ndim: int, axis: int, length: int) -> tuple[int, ...]:
 
 
 def _axis_tap_tables(geom: PoolGeometry):
-    """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds."""
+    """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds
+    (read-only; remembered per geometry unless they are large)."""
+    if sum(a.output_size * a.kernel for a in geom.axes) <= 1 << 14:
+        return _cached(_tap_tables, geom)
+    return _tap_tables(geom)
+
+
+def _tap_tables(geom: PoolGeometry):
     tables = []
     for a in geom.axes:
         o = np.arange(a.output_size)[:, None]
@@ -236,7 +271,10 @@ def _axis_tap_tables(geom: PoolGeometry):
         is_input = (pos >= 0) & (pos < a.input_size)
         in_padded = (pos >= -a.pad_begin) & (pos < a.input_size + a.pad_end)
         tables.append((pos, is_input, in_padded))
-    return tables
+    for table in tables:
+        for array in table:
+            array.setflags(write=False)
+    return tuple(tables)
 
 
 def _tap_mask(masks, tap, ndim):
@@ -365,6 +403,18 @@ class _TapSource:
 # --------------------------------------------------------------------------- box passes
 
 
+def _axis_tap_ranges(a):
+    """Per tap of one axis: ``(o0, o1, offset)``, the outputs ``o0 <= o < o1`` whose tap
+    reads an input element, ``t = o*S + offset`` with ``offset = j*D - pad_begin``."""
+    ranges = []
+    for j in range(a.kernel):
+        off = j * a.dilation - a.pad_begin
+        lo = max(0, -(off // a.stride))                         # ceil(-off / S)
+        hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
+        ranges.append((lo, hi, off))
+    return ranges
+
+
 def _axis_groups(a):
     """The outputs of one axis in runs that read the same taps, with the taps' offsets.
 
@@ -379,12 +429,7 @@ def _axis_groups(a):
     of the box passes: a padding or overhang tap is simply not read, instead
     of being copied into a padded array and read.
     """
-    ranges = []
-    for j in range(a.kernel):
-        off = j * a.dilation - a.pad_begin
-        lo = max(0, -(off // a.stride))                         # ceil(-off / S)
-        hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
-        ranges.append((lo, hi, off))
+    ranges = _axis_tap_ranges(a)
     cuts = sorted({0, a.output_size} | {v for lo, hi, _ in ranges if hi > lo for v in (lo, hi)})
     groups = []
     for o0, o1 in zip(cuts[:-1], cuts[1:], strict=True):
@@ -418,8 +463,10 @@ def _axis_steps(a):
     instead of 6, 6 instead of 10 for 11x11; the blocks are taken where they
     touch fewer elements.  (Running sums -- a prefix sum and one difference per
     output -- would not grow with ``K`` at all, but numpy's ``add.accumulate``
-    costs about twelve plain adds here, and the difference of two prefix sums
-    loses the precision the exactness check of :func:`_avg_pool_fast` needs.)
+    costs about twelve plain adds here (measured again in issue 20's second
+    round: 2.6 ms for a (1,16,112,112) float64 block along H), and the
+    difference of two prefix sums carries the rounding of the whole row; even
+    where :func:`_sums_are_exact` would make it exact, the cost rules it out.)
     """
     whole = [(a, True)]
     if a.dilation != 1 or a.kernel < 2 * a.stride:
@@ -438,12 +485,48 @@ def _axis_steps(a):
     return steps
 
 
+_SCRATCH = threading.local()
+_SCRATCH_BYTES = 16 << 20
+
+
+def _scratch(shape, dtype, role):
+    """A work array for ``role`` (a pass's intermediate, never a result), kept between
+    calls of the same shapes in this thread.
+
+    The box passes work on blocks of about 1 MiB; a fresh ``np.empty`` of that
+    size is served by new pages whenever the allocator has handed the last ones
+    back to the system, and then every call pays for the page faults: 530 per
+    3x3 average pooling of (1,64,112,112) and 1400 for 7x7 (about as long as
+    the passes themselves).  Arrays up to 4 MiB are kept, 16 MiB at most per
+    thread (the oldest dropped first); callers use them only until the next
+    block.
+    """
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > 4 << 20:
+        return np.empty(shape, dtype=dtype)
+    store = getattr(_SCRATCH, "arrays", None)
+    if store is None:
+        store = _SCRATCH.arrays = {}
+    key = (role, tuple(shape), dtype.str)
+    array = store.pop(key, None)
+    if array is None:
+        array = np.empty(shape, dtype=dtype)
+        while store and sum(a.nbytes for a in store.values()) + nbytes > _SCRATCH_BYTES:
+            store.pop(next(iter(store)))
+    store[key] = array                  # (re-inserted: the most recently used last)
+    return array
+
+
 def _axis_reduce(src, axis, steps, ufunc, dtype, empty, out=None):
     """Reduce spatial axis ``axis`` of ``src`` by the steps of :func:`_axis_steps`."""
     (first, _), *rest = steps
     if not rest:
         return _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty, out)
-    blocks = _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty)
+    shape = list(src.shape)
+    shape[2 + axis] = first.output_size
+    blocks = _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty,
+                        _scratch(shape, dtype, ("blocks", axis)))
     (slide, _), *left = rest
     out = _axis_pass(blocks, axis, slide, _axis_groups(slide), ufunc, dtype, empty, out)
     for leftover, _ in left:            # the r taps past the whole blocks, into out
@@ -466,8 +549,37 @@ def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
     if out is None:
         shape = list(src.shape)
         shape[dim] = a.output_size
-        out = np.empty(shape, dtype=dtype)
+        out = _scratch(shape, dtype, ("pass", axis))
     lead = (slice(None),) * dim
+    ranges = [r for r in _axis_tap_ranges(a) if r[1] > r[0]]
+    full = [off for lo, hi, off in ranges if lo == 0 and hi == a.output_size]
+    if full or into:
+        # Tap-major: the taps that every output reads (3x3 stride 2 padding 1: the
+        # centre and the right one) make ``out`` over the whole axis in one ufunc call
+        # each, then every other tap is combined into its range of outputs.  Ufunc calls
+        # over whole rows let numpy run one long loop over the rows of a block (a
+        # range of 55 out of 56 outputs is 56 short loops per plane); the border runs
+        # of :func:`_axis_groups` need more, shorter calls.  Each output still meets
+        # each of its input taps once, as in the groups (the same maximum; the same
+        # depth of additions, which is what the error bound of _avg_pool_fast counts).
+        def view(o0, o1, off):
+            return src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
+                                     a.stride),)]
+        rest = [r for r in ranges if not (r[0] == 0 and r[1] == a.output_size)]
+        if not into:
+            first = [view(0, a.output_size, off) for off in full]
+            if len(first) == 1:
+                np.copyto(out, first[0], casting="unsafe")
+            else:
+                ufunc(first[0], first[1], out=out, dtype=dtype)
+                for v in first[2:]:
+                    ufunc(out, v, out=out, dtype=dtype)
+        else:
+            rest = ranges
+        for o0, o1, off in rest:
+            target = out[lead + (slice(o0, o1),)]
+            ufunc(target, view(o0, o1, off), out=target, dtype=dtype)
+        return out
     for o0, o1, offs in groups:
         target = out[lead + (slice(o0, o1),)]
         if not offs:
@@ -588,6 +700,12 @@ def _index_weights(input_shape, layout: str):
         return size * channels, 1, [r * channels for r in row]
     raise PoolTutorError(  # pragma: no cover - checked by the callers
         f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")
+
+
+def _holds_nan(a) -> bool:
+    """Whether float array ``a`` holds a NaN: ``np.max`` propagates NaN, and one reduction
+    costs half of ``np.isnan(a).any()`` (a boolean array, then its reduction)."""
+    return a.size > 0 and bool(np.isnan(np.max(a)))
 
 
 def _has_negative_zero(x) -> bool:
@@ -780,7 +898,7 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
         # 1. values: a running maximum, in place (the winners pass reads the same source)
         best = _max_values(source, taps)
     if dtype.kind == "f":
-        if np.isnan(best).any():
+        if _holds_nan(best):
             return None
         if (best == 0).any() and _has_negative_zero(x):
             return None
@@ -998,7 +1116,10 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
       exact int64 numbers, and so are the reference's float64 sums (every
       partial sum is an integer below 2**53); the one division by the count
       is the same float64 division.
-    * float32 / float16: the box sums are taken in float64, in another order
+    * float32 / float16, a block of planes whose sums are exact in any order
+      (:func:`_sums_are_exact`: the usual case): the box sums *are* the
+      reference's sums, divided straight into the output dtype.
+    * float32 / float16, other blocks: the box sums are taken in float64, in another order
       than the reference's row-major scan, so the float64 totals may differ in
       the last bits -- and a float32 output hides that difference unless the
       exact average lies next to a rounding boundary of the output dtype.  So
@@ -1046,13 +1167,28 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     spatial = tuple(range(2, x.ndim))
     y = np.empty(out_shape, dtype=dtype)
     unsure = []
+    # exact sums: see _sums_are_exact
+    room = 53 - np.finfo(dtype).nmant - 1 - math.ceil(math.log2(ktot))
+    tiny = float(np.finfo(dtype).smallest_subnormal)
 
     def finish(index, total):           # per block of planes, while it is in the cache
         block = x[index]
-        m = np.maximum(block.max(axis=spatial, keepdims=True),
-                       -block.min(axis=spatial, keepdims=True)).astype(np.float64)
+        a = np.abs(block, out=_scratch(block.shape, dtype.newbyteorder("="), "abs"))
+        m = a.max(axis=spatial, keepdims=True).astype(np.float64)
         if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
             raise _LeaveFastPath
+        low = a.min(axis=spatial, keepdims=True)
+        zeros = not (low > 0).all()
+        if zeros:                       # the smallest magnitude that is not 0
+            low = a.min(axis=spatial, keepdims=True, where=a > 0, initial=np.inf)
+        if _sums_are_exact(m, low.astype(np.float64), room, tiny):
+            if zeros:                   # a sum of -0.0 only: +0.0, as the reference's 0.0 + -0.0
+                np.add(total, 0.0, out=total)
+            if zero_count:
+                np.copyto(y[index], _divide(total, divisor, total, True), casting="same_kind")
+            else:                       # the float64 quotient, rounded once into the output
+                np.divide(total, divisor, out=y[index], casting="same_kind")
+            return
         bound = m * scale               # per plane
         q = _divide(total, divisor, total, zero_count)
         np.copyto(y[index], q, casting="same_kind")
@@ -1083,6 +1219,34 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     if where[0].size:
         y[tuple(where)] = _avg_exact_at(x, geom, count, where, dtype)
     return y
+
+
+def _sums_are_exact(m, low, room: int, tiny: float) -> bool:
+    """Whether every float64 partial sum of every window is exact, per plane, so that
+    the box passes' sums are the reference's sums bit for bit, in any order.
+
+    ``m`` is the largest magnitude of each plane, ``low`` the smallest that is
+    not 0 (float64 arrays, broadcast alike).  A float with ``p`` mantissa bits
+    and ``2**E <= |v|`` is a whole multiple of ``2**(E - p + 1)`` (or of the
+    smallest subnormal ``tiny``), and so is every value of the plane that is
+    at least as large: every element, hence every partial sum of a window, is
+    a whole multiple of ``g = max(2**(E_low - p + 1), tiny)``.  A partial sum of
+    at most ``K`` terms is below ``K * m < 2**(ceil(log2 K) + E_m + 1)``.  When
+    that is at most ``2**53 * g``, every partial sum is a whole multiple of ``g``
+    with at most 53 bits: a float64, exactly, so no addition rounds and every
+    order of the additions gives the exact sum.  ``room = 53 - (p - 1) - 1 -
+    ceil(log2 K)`` collects the constants: the test is ``E_m - max(E_low,
+    E_min) <= room``.  Data of one plane spanning fewer than ``room`` (25 for
+    float32 and 3x3 windows) binades passes: standard normal data spans about
+    16, post-ReLU data the same above its zeros; float16 passes unless a plane
+    holds both subnormals and values near its largest.  Planes of all zeros pass.
+    """
+    has = m > 0
+    if not has.any():
+        return True
+    e_m = np.frexp(m[has])[1] - 1                   # floor(log2 m)
+    e_low = np.frexp(np.maximum(low[has], tiny))[1] - 1
+    return bool((e_m - e_low <= room).all())
 
 
 def _divide(total, count, out, zero_count):
@@ -1225,7 +1389,7 @@ def _adaptive_check(x: ArrayLike, output_size: int | Sequence[int]
     x = check_tensor("x", x)
     ndim = x.ndim - 2
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
-    return x, adaptive_geometry(x.shape[2:], outs)
+    return x, _geometry(adaptive_geometry, x.shape[2:], outs)
 
 
 def _adaptive_taps(x, geom, tables):
@@ -1299,7 +1463,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     if all(r is not None for r in regular):
         kernel, stride = zip(*regular, strict=True)
         if math.prod(kernel) <= 16:
-            pgeom = pool_geometry(geom.input_shape, kernel, stride)
+            pgeom = _geometry(pool_geometry, geom.input_shape, kernel, stride)
             tables = _axis_tap_tables(pgeom)
             return _max_pool_fast(x, pgeom, tables, [t[1] for t in tables], "skip", "neg_inf",
                                   "minus_one", ties, return_indices, index_layout)
@@ -1339,7 +1503,7 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
     else:
         k = size - 1 - rows[:, ::-1].argmax(axis=1)
     best = rows[np.arange(rows.shape[0]), k].reshape(out_shape)     # the element itself
-    if x.dtype.kind == "f" and np.isnan(best).any():
+    if x.dtype.kind == "f" and _holds_nan(best):
         return None
     if not return_indices:
         return best, None
