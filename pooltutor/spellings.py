@@ -259,8 +259,9 @@ def _directml_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     return "\n".join(lines + ["DML_MAX_POOLING2_OPERATOR_DESC desc = {};"] + fields)
 
 
-_CODE: dict[str, Callable[[str, int, Mapping[str, Any]], str]] = {"PyTorch": _torch_code, "ONNX": _onnx_code, "OpenVINO": _openvino_code,
-         "TensorRT": _tensorrt_code, "TensorFlow": _tensorflow_code, "DirectML": _directml_code}
+_CODE: dict[str, Callable[[str, int, Mapping[str, Any]], str]] = {
+    "PyTorch": _torch_code, "ONNX": _onnx_code, "OpenVINO": _openvino_code,
+    "TensorRT": _tensorrt_code, "TensorFlow": _tensorflow_code, "DirectML": _directml_code}
 
 
 # --------------------------------------------------------------------------- the settings
@@ -390,7 +391,7 @@ def _openvino_candidates(st: _Settings) -> Iterator[_Kwargs]:
     if st.same is not None and st.rounding == "floor":
         yield dict(base, pads_begin=(0,) * st.ndim, pads_end=(0,) * st.ndim,
                    rounding_type="floor", auto_pad=st.same)
-    native = {r: r for r in fw._OV_ROUNDING}
+    native: dict[str, str] = {r: r for r in fw._OV_ROUNDING}
     for r in _round_choices(st.rounding, native):
         yield dict(base, pads_begin=tuple(b for b, _ in st.pads),
                    pads_end=tuple(e for _, e in st.pads), rounding_type=r, auto_pad="explicit")
