@@ -62,11 +62,12 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import pooling
 from .errors import (
@@ -77,9 +78,18 @@ from .errors import (
     check_per_axis,
     check_tensor,
 )
-from .geometry import effective_window, pool_geometry, same_padding
+from .geometry import (
+    AdaptiveGeometry,
+    PoolGeometry,
+    effective_window,
+    pool_geometry,
+    same_padding,
+)
 from .rules import FOLLOWS as _FOLLOWS
-from .rules import Follow
+from .rules import DivisorRule, Follow, IndexLayout, Rounding
+
+if TYPE_CHECKING:
+    from .tensorrt import PaddingMode
 from .indexing import from_plane
 from .reference import fill_value
 
@@ -275,14 +285,22 @@ def _not_runnable(follow: Any, function: str, framework: str, why: str) -> None:
         )
 
 
-def _compute_as(x: np.ndarray, table: dict) -> np.ndarray:
+def _compute_as(x: np.ndarray, table: Mapping[str, type[np.generic]]) -> np.ndarray:
     """``x`` converted to the dtype a runtime computes it in (numpy's casting: int64 to
     int32 wraps modulo 2**32, float64 to float32 rounds to nearest)."""
     target = table.get(x.dtype.name)
     return x if target is None else x.astype(target)
 
 
-def _lowest_start(y, idx, lowest, input_shape, layout):
+@overload
+def _lowest_start(y: np.ndarray, idx: np.ndarray, lowest: Any, input_shape: tuple[int, ...],
+                  layout: IndexLayout) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def _lowest_start(y: np.ndarray, idx: None, lowest: Any, input_shape: tuple[int, ...],
+                  layout: IndexLayout) -> tuple[np.ndarray, None]: ...
+def _lowest_start(y: np.ndarray, idx: np.ndarray | None, lowest: Any,
+                  input_shape: tuple[int, ...],
+                  layout: IndexLayout) -> tuple[np.ndarray, np.ndarray | None]:
     """A kernel that starts every window at ``lowest`` with the index of its plane's first
     element and takes a tap only if strictly greater (OpenVINO, TensorFlow): every value
     ``<= lowest`` (an empty window, -inf, only NaN) becomes ``lowest`` at that index."""
@@ -295,6 +313,43 @@ def _lowest_start(y, idx, lowest, input_shape, layout):
 
 
 # --------------------------------------------------------------------------- shared checks
+
+#: An int, or one int per spatial axis (what ``check_per_axis`` takes).
+_PerAxis = int | Sequence[int]
+
+#: ``(begin, end)`` padding per spatial axis.
+_Pads = tuple[tuple[int, int], ...]
+
+#: A choice as the framework spells it (``_ov_choice``: any case).
+_Choice = TypeVar("_Choice", bound=str)
+
+_Geometry_ = TypeVar("_Geometry_", PoolGeometry, AdaptiveGeometry)
+
+
+class _Window(TypedDict):
+    """The window placement of a pooling, as keyword arguments of the engine."""
+
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: _Pads
+    dilation: tuple[int, ...]
+    rounding: Rounding
+
+
+def _indices(r: pooling.PoolResult) -> np.ndarray:
+    """The indices of a max pooling run with ``return_indices=True`` (never None there)."""
+    if r.indices is None:
+        raise AssertionError(f"the engine gave no indices for {r.op} with return_indices=True")
+    return r.indices
+
+
+def _geometry(r: pooling.PoolResult, kind: type[_Geometry_]) -> _Geometry_:
+    """``r.geometry``, a :class:`PoolGeometry` for a fixed pooling and an
+    :class:`AdaptiveGeometry` for an adaptive one."""
+    if not isinstance(r.geometry, kind):
+        raise AssertionError(f"the engine gave a {type(r.geometry).__name__} for {r.op}")
+    return r.geometry
+
 
 
 def _rules(name: str, *keys: str) -> dict[str, Any]:
@@ -321,8 +376,10 @@ def _spatial_ndim(x: np.ndarray) -> int:
     return x.ndim - 2
 
 
-def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, *,
-                  kernel_name: str, given: Any, reason: str, overhang_ok: bool = False):
+def _fit_geometry(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+                  pads: Sequence[tuple[int, int]], dilation: Sequence[int], rounding: Rounding,
+                  *, kernel_name: str, given: Any, reason: str,
+                  overhang_ok: bool = False) -> PoolGeometry:
     """``pool_geometry`` of ``x``'s spatial shape; a window that does not fit the padded
     input is reported with the framework's parameter name and reason.
 
@@ -350,7 +407,7 @@ def _fit_geometry(x: np.ndarray, kernel, stride, pads, dilation, rounding: str, 
 _TORCH_TOO_SMALL = "PyTorch: 'Output size is too small'"
 
 
-def _torch_padding(padding, ndim: int) -> tuple[int, ...]:
+def _torch_padding(padding: Any, ndim: int) -> tuple[int, ...]:
     if isinstance(padding, (list, tuple)) and any(isinstance(p, (list, tuple)) for p in padding):
         raise PoolTutorTypeError(
             f"padding={padding!r} is not allowed: PyTorch padding is symmetric, one int or one "
@@ -360,7 +417,8 @@ def _torch_padding(padding, ndim: int) -> tuple[int, ...]:
     return check_per_axis("padding", padding, ndim, minimum=0)
 
 
-def _torch_half_kernel(padding, kernel, which: str, given: Any) -> None:
+def _torch_half_kernel(padding: Sequence[int], kernel: Sequence[int], which: str,
+                       given: Any) -> None:
     """PyTorch: ``padding <= kernel_size // 2`` on every axis."""
     for axis, (p, k) in enumerate(zip(padding, kernel, strict=True)):
         if p > k // 2:
@@ -372,7 +430,8 @@ def _torch_half_kernel(padding, kernel, which: str, given: Any) -> None:
             )
 
 
-def _torch_common(x, kernel_size, stride, padding):
+def _torch_common(x: ArrayLike, kernel_size: Any, stride: Any, padding: Any
+                  ) -> tuple[np.ndarray, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     x = check_tensor("x", x)
     ndim = _spatial_ndim(x)
     kernel = check_per_axis("kernel_size", kernel_size, ndim, minimum=1)
@@ -381,8 +440,30 @@ def _torch_common(x, kernel_size, stride, padding):
     return x, ndim, kernel, stride_t, pad
 
 
-def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                   return_indices=False, *, follow: Follow = "spec"):
+@overload
+def torch_max_pool(x: ArrayLike, kernel_size: _PerAxis, stride: _PerAxis | None = ...,
+                   padding: _PerAxis = ..., dilation: _PerAxis = ..., ceil_mode: bool = ...,
+                   return_indices: Literal[False] = ..., *,
+                   follow: Follow = ...) -> np.ndarray: ...
+@overload
+def torch_max_pool(x: ArrayLike, kernel_size: _PerAxis, stride: _PerAxis | None,
+                   padding: _PerAxis, dilation: _PerAxis, ceil_mode: bool,
+                   return_indices: Literal[True], *,
+                   follow: Follow = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def torch_max_pool(x: ArrayLike, kernel_size: _PerAxis, stride: _PerAxis | None = ...,
+                   padding: _PerAxis = ..., dilation: _PerAxis = ..., ceil_mode: bool = ..., *,
+                   return_indices: Literal[True],
+                   follow: Follow = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def torch_max_pool(x: ArrayLike, kernel_size: _PerAxis, stride: _PerAxis | None = ...,
+                   padding: _PerAxis = ..., dilation: _PerAxis = ..., ceil_mode: bool = ...,
+                   return_indices: bool = ..., *,
+                   follow: Follow = ...) -> np.ndarray | tuple[np.ndarray, np.ndarray]: ...
+def torch_max_pool(x: ArrayLike, kernel_size: _PerAxis, stride: _PerAxis | None = None,
+                   padding: _PerAxis = 0, dilation: _PerAxis = 1, ceil_mode: bool = False,
+                   return_indices: bool = False, *,
+                   follow: Follow = "spec") -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """PyTorch ``max_pool1d`` / ``max_pool2d`` / ``max_pool3d`` (chosen by the rank of ``x``).
 
     PyTorch pads symmetrically, at most half the (undilated) kernel; with
@@ -437,7 +518,7 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     _torch_half_kernel(pad, kernel, "kernel size", padding)
     if runtime and ndim == 1 and not want:
         _torch_float_only(x, "max_pool1d_impl")      # max_pool1d without indices
-    rounding = "ceil_torch" if ceil else "floor"
+    rounding: Rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], dil, rounding,
                   kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
                   overhang_ok=True)
@@ -445,11 +526,11 @@ def torch_max_pool(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                          return_indices=want, index_layout="plane",
                          **_rules("torch_max_pool", *_MAX_KEYS))
     if want and runtime:
-        return r.output, _torch_first_tap_index(r.indices, r.geometry)
-    return (r.output, r.indices) if want else r.output
+        return r.output, _torch_first_tap_index(_indices(r), _geometry(r, PoolGeometry))
+    return (r.output, _indices(r)) if want else r.output
 
 
-def _torch_first_tap_index(idx: np.ndarray, geom) -> np.ndarray:
+def _torch_first_tap_index(idx: np.ndarray, geom: PoolGeometry) -> np.ndarray:
     """PyTorch's CPU kernel (rule ``empty_index``): it starts each window's index at its
     first tap with a coordinate ``>= 0`` on every axis (``while (ih0 < 0) ih0 += dilH``),
     flattened row-major in the plane, and keeps it when no tap wins."""
@@ -468,8 +549,10 @@ def _torch_first_tap_index(idx: np.ndarray, geom) -> np.ndarray:
     return np.where(empty, first, idx)
 
 
-def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
-                   count_include_pad=True, divisor_override=None, *, follow: Follow = "spec"):
+def torch_avg_pool(x: ArrayLike, kernel_size: _PerAxis, stride: _PerAxis | None = None,
+                   padding: _PerAxis = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+                   divisor_override: int | None = None, *,
+                   follow: Follow = "spec") -> np.ndarray:
     """PyTorch ``avg_pool1d`` / ``avg_pool2d`` / ``avg_pool3d`` (chosen by the rank of ``x``).
 
     Symmetric padding of at most half the kernel, the ``ceil_torch`` rule
@@ -515,6 +598,7 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     ceil = _flag("ceil_mode", ceil_mode)
     include = _flag("count_include_pad", count_include_pad)
     sign = 1
+    divisor: DivisorRule | int
     if divisor_override is None:
         divisor = "padded" if include else "valid"
     else:
@@ -539,7 +623,7 @@ def torch_avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False,
             f"(PyTorch: 'input image (T: {x.shape[2]} H: {x.shape[3]} W: {x.shape[4]}) "
             f"smaller than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})')"
         )
-    rounding = "ceil_torch" if ceil else "floor"
+    rounding: Rounding = "ceil_torch" if ceil else "floor"
     _fit_geometry(x, kernel, stride_t, [(p, p) for p in pad], (1,) * ndim, rounding,
                   kernel_name="kernel_size", given=kernel_size, reason=_TORCH_TOO_SMALL,
                   overhang_ok=True)
@@ -551,7 +635,7 @@ _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char
                 "uint8": "Byte", "float16": "Half"}
 
 
-def _torch_float_only(x: np.ndarray, op: str, also=()) -> None:
+def _torch_float_only(x: np.ndarray, op: str, also: Sequence[str] = ()) -> None:
     """PyTorch's CPU dtype refusals (measured, 2.13): integer tensors, and ``also``."""
     if x.dtype.kind != "f" or x.dtype.name in also:
         raise _refused("torch", f"{op} of x with dtype {x.dtype}",
@@ -560,7 +644,7 @@ def _torch_float_only(x: np.ndarray, op: str, also=()) -> None:
                        f"to a float dtype")
 
 
-def _torch_output_size(x, output_size, ndim):
+def _torch_output_size(x: np.ndarray, output_size: Any, ndim: int) -> tuple[int, ...]:
     """PyTorch's ``output_size``: an int, or one entry per axis where None keeps the input size."""
     if isinstance(output_size, (list, tuple)) and any(o is None for o in output_size):
         if len(output_size) != ndim:
@@ -579,7 +663,21 @@ def _torch_output_size(x, output_size, ndim):
     return sizes
 
 
-def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow: Follow = "spec"):
+@overload
+def torch_adaptive_max_pool(x: ArrayLike, output_size: int | Sequence[int | None],
+                            return_indices: Literal[False] = ..., *,
+                            follow: Follow = ...) -> np.ndarray: ...
+@overload
+def torch_adaptive_max_pool(x: ArrayLike, output_size: int | Sequence[int | None],
+                            return_indices: Literal[True], *,
+                            follow: Follow = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def torch_adaptive_max_pool(x: ArrayLike, output_size: int | Sequence[int | None],
+                            return_indices: bool = ..., *, follow: Follow = ...
+                            ) -> np.ndarray | tuple[np.ndarray, np.ndarray]: ...
+def torch_adaptive_max_pool(x: ArrayLike, output_size: int | Sequence[int | None],
+                            return_indices: bool = False, *, follow: Follow = "spec"
+                            ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """PyTorch ``adaptive_max_pool1d`` / ``2d`` / ``3d``.
 
     Output cell ``i`` of an axis reads the bin ``[floor(i*I/O), ceil((i+1)*I/O))``;
@@ -611,10 +709,11 @@ def torch_adaptive_max_pool(x, output_size, return_indices=False, *, follow: Fol
     r = pooling.adaptive_max_pool(x, out, return_indices=want,
                                   **_rules("torch_adaptive_max_pool", "nan_policy", "ties",
                                            "index_layout"))
-    return (r.output, r.indices) if want else r.output
+    return (r.output, _indices(r)) if want else r.output
 
 
-def torch_adaptive_avg_pool(x, output_size, *, follow: Follow = "spec"):
+def torch_adaptive_avg_pool(x: ArrayLike, output_size: int | Sequence[int | None], *,
+                            follow: Follow = "spec") -> np.ndarray:
     """PyTorch ``adaptive_avg_pool1d`` / ``2d`` / ``3d``: the mean of each adaptive bin.
 
     >>> torch_adaptive_avg_pool(np.array([[[3.0, 1, 4, 1, 5, 9, 2]]]), 4).tolist()   # TV25
@@ -635,7 +734,7 @@ _ONNX_AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
 _ONNX_TOO_SMALL = "ONNX: the output size would be < 1"
 
 
-def _onnx_pads(pads, ndim: int) -> tuple[tuple[int, int], ...]:
+def _onnx_pads(pads: Any, ndim: int) -> _Pads:
     """ONNX ``pads = [x1_begin, x2_begin, ..., x1_end, x2_end, ...]`` to per-axis pairs."""
     n = 2 * ndim
     if isinstance(pads, np.ndarray):
@@ -666,8 +765,11 @@ def _ort_same_padding(size: int, kernel: int, stride: int, upper: bool) -> tuple
     return head, total - head
 
 
-def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode,
-                        runtime=False, op="MaxPool"):
+def _onnx_geometry_args(
+    x: ArrayLike, kernel_shape: Any, strides: Any, pads: Any, dilations: Any, auto_pad: Any,
+    ceil_mode: Any, runtime: bool = False, op: str = "MaxPool",
+) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...], _Pads, tuple[int, ...], Rounding,
+           _Pads | None, tuple[int | None, ...] | None, tuple[int, ...] | None]:
     """Check the shared MaxPool / AveragePool attributes; return the engine arguments.
 
     Returns ``(x, kernel, strides, pairs, dilations, rounding, crop, trim, empty)``:
@@ -687,7 +789,9 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         auto_pad = auto_pad.decode("ascii", "replace")
     check_choice("auto_pad", auto_pad, _ONNX_AUTO_PADS)
     ceil = _flag("ceil_mode", ceil_mode, "0 or 1")
-    crop = trim = None
+    crop: _Pads | None = None
+    trim: tuple[int | None, ...] | None = None
+    rounding: Rounding
     if runtime:
         allowed = _ORT_MAX_DTYPES if op == "MaxPool" else _ORT_AVG_DTYPES
         name = op.split("-")[0]
@@ -735,7 +839,7 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
         # size, with or without ceil_mode.  onnxruntime: ceil_mode rounds up (with the clip)
         rounding = "ceil_torch" if (runtime and ceil) else "floor"
     pooled = x if crop is None else _crop(x, crop)
-    empty = None
+    empty: tuple[int, ...] | None = None
     if runtime:
         pairs, empty = _ort_short_axes(pooled, kernel, stride_t, pairs, dil, rounding,
                                        kernel_shape, op)
@@ -745,12 +849,14 @@ def _onnx_geometry_args(x, kernel_shape, strides, pads, dilations, auto_pad, cei
     return x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty
 
 
-def _ort_trim(y: np.ndarray, trim) -> np.ndarray:
+def _ort_trim(y: np.ndarray, trim: Sequence[int | None]) -> np.ndarray:
     """The first ``trim[axis]`` windows of each spatial axis (None: all of them)."""
     return y[(slice(None), slice(None)) + tuple(slice(None, t) for t in trim)]
 
 
-def _ort_short_axes(x, kernel, stride, pairs, dil, rounding, given, op):
+def _ort_short_axes(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+                    given_pairs: _Pads, dil: Sequence[int], rounding: Rounding, given: Any,
+                    op: str) -> tuple[_Pads, tuple[int, ...] | None]:
     """onnxruntime's length for a window longer than the padded input (rule
     ``short_window``): ``trunc((I + pb + pe - DK) / S) + 1`` in C division, whatever
     ``ceil_mode``: 1 gives one window reading what it overlaps (pooltutor pads the end
@@ -758,7 +864,7 @@ def _ort_short_axes(x, kernel, stride, pairs, dil, rounding, given, op):
 
     Returns ``(pairs, empty)``: the pads to pool with, and None or the ``(N, C,
     *out)`` shape of an empty result."""
-    pairs = list(pairs)
+    pairs = list(given_pairs)
     zero = False
     for axis, (size, k, s, d) in enumerate(zip(x.shape[2:], kernel, stride, dil, strict=True)):
         pb, pe = pairs[axis]
@@ -782,7 +888,7 @@ def _ort_short_axes(x, kernel, stride, pairs, dil, rounding, given, op):
         pairs[axis] = (pb, pe - span)
     if not zero:
         return tuple(pairs), None
-    out = []
+    out: list[int] = []
     for axis, (size, k, s, d) in enumerate(zip(x.shape[2:], kernel, stride, dil, strict=True)):
         pb, pe = pairs[axis]
         span = size + pb + pe - effective_window(k, d)
@@ -791,13 +897,14 @@ def _ort_short_axes(x, kernel, stride, pairs, dil, rounding, given, op):
     return tuple(pairs), x.shape[:2] + tuple(out)
 
 
-def _crop(x: np.ndarray, crop) -> np.ndarray:
+def _crop(x: np.ndarray, crop: Sequence[tuple[int, int]]) -> np.ndarray:
     """``x`` without ``crop[axis] = (begin, end)`` elements at the ends of each spatial axis."""
     cut = tuple(slice(b, x.shape[2 + a] - e) for a, (b, e) in enumerate(crop))
     return x[(slice(None), slice(None)) + cut]
 
 
-def _uncrop_plane(plane: np.ndarray, cropped_shape, crop, input_shape) -> np.ndarray:
+def _uncrop_plane(plane: np.ndarray, cropped_shape: tuple[int, ...],
+                  crop: Sequence[tuple[int, int]], input_shape: tuple[int, ...]) -> np.ndarray:
     """Plane positions in the cropped input back to plane positions in the input."""
     spatial = tuple(cropped_shape[2:])
     coords = np.unravel_index(np.where(plane < 0, 0, plane), spatial)
@@ -806,7 +913,7 @@ def _uncrop_plane(plane: np.ndarray, cropped_shape, crop, input_shape) -> np.nda
     return np.where(plane < 0, -1, full)
 
 
-def _ort_empty_index(input_shape, layout: str) -> np.ndarray:
+def _ort_empty_index(input_shape: tuple[int, ...], layout: str) -> np.ndarray:
     """onnxruntime's index of an empty window (rule ``empty_index``): the position
     ``(-1, ..., -1)`` written in ``layout`` (row-major or column-major), after the plane
     offset, broadcastable to ``(N, C, 1, ...)``."""
@@ -818,8 +925,10 @@ def _ort_empty_index(input_shape, layout: str) -> np.ndarray:
     return (n * input_shape[1] + c) * int(np.prod(spatial)) - int(strides.sum())
 
 
-def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto_pad="NOTSET",
-                  ceil_mode=0, storage_order=0, *, follow: Follow = "spec"):
+def onnx_max_pool(x: ArrayLike, kernel_shape: _PerAxis, strides: _PerAxis | None = None,
+                  pads: Sequence[int] | None = None, dilations: _PerAxis | None = None,
+                  auto_pad: str | bytes = "NOTSET", ceil_mode: int = 0, storage_order: int = 0,
+                  *, follow: Follow = "spec") -> tuple[np.ndarray, np.ndarray]:
     """ONNX ``MaxPool`` (opset 22) with both outputs, ``(Y, Indices)``.
 
     Explicit ``pads`` (any values ``>= 0``) with the floor rule, or with
@@ -904,14 +1013,14 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     x, kernel, stride_t, pairs, dil, rounding, crop, trim, empty = _onnx_geometry_args(
         x, kernel_shape, strides, pads, dilations, auto_pad, ceil_mode, runtime, "MaxPool")
     order = _flag("storage_order", storage_order, "0 (row major) or 1 (column major)")
-    layout = "tensor_colmajor" if order else "tensor"
+    layout: IndexLayout = "tensor_colmajor" if order else "tensor"
     if empty is not None:
         return np.empty(empty, x.dtype), np.empty(empty, np.int64)
     if not runtime:
         r = pooling.max_pool(x, kernel, stride_t, pairs, dil, rounding=rounding,
                              return_indices=True, index_layout=layout,
                              **_rules("onnx_max_pool", *_MAX_KEYS))
-        return r.output, r.indices
+        return r.output, _indices(r)
     # onnxruntime's Y + Indices kernel: the first input element of a window always
     # starts it, then only a strictly greater one (NaN first sticks); an empty window is
     # lowest() with the code of position (-1, ..., -1)
@@ -923,7 +1032,8 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
                          return_indices=True, index_layout="plane", pad_taps="skip",
                          empty_value="lowest", empty_index="minus_one",
                          nan_policy="first_sticks", ties="first")
-    plane = r.indices if crop is None else _uncrop_plane(r.indices, pooled.shape, crop, x.shape)
+    plane = _indices(r)
+    plane = plane if crop is None else _uncrop_plane(plane, pooled.shape, crop, x.shape)
     idx = from_plane(plane, x.shape, layout)
     idx = np.where(plane < 0, _ort_empty_index(x.shape, layout), idx)
     with np.errstate(over="ignore"):         # float32's lowest is -inf in float16
@@ -933,8 +1043,10 @@ def onnx_max_pool(x, kernel_shape, strides=None, pads=None, dilations=None, auto
     return y, idx
 
 
-def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
-                      auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, *, follow: Follow = "spec"):
+def onnx_average_pool(x: ArrayLike, kernel_shape: _PerAxis, strides: _PerAxis | None = None,
+                      pads: Sequence[int] | None = None, dilations: _PerAxis | None = None,
+                      auto_pad: str | bytes = "NOTSET", ceil_mode: int = 0,
+                      count_include_pad: int = 0, *, follow: Follow = "spec") -> np.ndarray:
     """ONNX ``AveragePool`` (opset 22).
 
     Window placement as :func:`onnx_max_pool` (explicit pads with the floor
@@ -986,7 +1098,7 @@ def onnx_average_pool(x, kernel_shape, strides=None, pads=None, dilations=None,
 
 # --------------------------------------------------------------------------- OpenVINO
 
-_OV_ROUNDING = ("floor", "ceil", "ceil_torch")
+_OV_ROUNDING: tuple[Rounding, ...] = ("floor", "ceil", "ceil_torch")
 _OV_AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
 _OV_INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
 #: rule compute_type: the dtypes OpenVINO's CPU plugin converts its input to.
@@ -995,13 +1107,13 @@ _OV_TOO_SMALL = ("OpenVINO: 'Kernel after dilation has size ... larger than the 
                  "after padding'")
 
 
-def _ov_choice(name: str, value: Any, choices) -> str:
+def _ov_choice(name: str, value: Any, choices: Sequence[_Choice]) -> _Choice:
     if isinstance(value, str):
         value = value.strip().lower()
     return check_choice(name, value, choices)
 
 
-def _ov_index_type(index_element_type: Any, x: np.ndarray):
+def _ov_index_type(index_element_type: Any, x: np.ndarray) -> type[np.signedinteger[Any]]:
     key = _ov_choice("index_element_type", index_element_type, tuple(_OV_INDEX_TYPES))
     dtype = _OV_INDEX_TYPES[key]
     if x.size > np.iinfo(dtype).max:
@@ -1012,9 +1124,11 @@ def _ov_index_type(index_element_type: Any, x: np.ndarray):
     return dtype
 
 
-def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
-                      rounding_type="floor", auto_pad="explicit", index_element_type="i64",
-                      axis=0, *, follow: Follow = "spec"):
+def openvino_max_pool(x: ArrayLike, strides: _PerAxis, pads_begin: _PerAxis, pads_end: _PerAxis,
+                      kernel: _PerAxis, dilations: _PerAxis | None = None,
+                      rounding_type: str = "floor", auto_pad: str = "explicit",
+                      index_element_type: str = "i64", axis: int = 0, *,
+                      follow: Follow = "spec") -> tuple[np.ndarray, np.ndarray]:
     """OpenVINO ``MaxPool-14`` (``MaxPool-8`` for ``floor`` / ``ceil``), ``(Y, indices)``.
 
     ``rounding_type`` ``floor``, raw ``ceil`` (the last window may start in
@@ -1114,19 +1228,22 @@ def openvino_max_pool(x, strides, pads_begin, pads_end, kernel, dilations=None,
                          return_indices=True, index_layout="tensor",
                          **_rules("openvino_max_pool", *_MAX_KEYS))
     # nothing beat the kernel's starting value lowest()
-    y, idx = _lowest_start(r.output, r.indices, fill_value(x.dtype, "lowest"), x.shape, "tensor")
+    y, idx = _lowest_start(r.output, _indices(r), fill_value(x.dtype, "lowest"), x.shape,
+                           "tensor")
     if axis_i != 0:
         idx = idx % int(np.prod(x.shape[axis_i:]))
     with np.errstate(over="ignore"):          # float32's lowest is -inf in float16
         return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
-def _ov_output_shape(x, output_shape):
+def _ov_output_shape(x: np.ndarray, output_shape: Any) -> tuple[int, ...]:
     ndim = _spatial_ndim(x)
     return check_per_axis("output_shape", output_shape, ndim, minimum=1)
 
 
-def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, follow: Follow = "spec"):
+def openvino_adaptive_max_pool(x: ArrayLike, output_shape: _PerAxis,
+                               index_element_type: str = "i64", *,
+                               follow: Follow = "spec") -> tuple[np.ndarray, np.ndarray]:
     """OpenVINO ``AdaptiveMaxPool-8`` (seed ``000``), ``(Y, indices)``.
 
     Same bins as PyTorch (``[floor(i*I/O), ceil((i+1)*I/O))``); ties go to
@@ -1176,11 +1293,11 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, fol
     r = pooling.adaptive_max_pool(x, out, return_indices=True,
                                   **_rules("openvino_adaptive_max_pool", "nan_policy", "ties",
                                            "index_layout"))
-    y, idx = r.output, r.indices
+    y, idx = r.output, _indices(r)
     empty = idx < 0                      # a bin of NaN only
     if empty.any():
         first = np.zeros(out, dtype=np.int64)
-        for axis, a in enumerate(r.geometry.axes):
+        for axis, a in enumerate(_geometry(r, AdaptiveGeometry).axes):
             starts = np.array([b[0] for b in a.bins]).reshape(
                 [a.output_size if k == axis else 1 for k in range(len(out))])
             first = first * a.input_size + starts
@@ -1189,7 +1306,8 @@ def openvino_adaptive_max_pool(x, output_shape, index_element_type="i64", *, fol
     return y.astype(out_dtype, copy=False), idx.astype(index_dtype)
 
 
-def openvino_adaptive_avg_pool(x, output_shape, *, follow: Follow = "spec"):
+def openvino_adaptive_avg_pool(x: ArrayLike, output_shape: _PerAxis, *,
+                               follow: Follow = "spec") -> np.ndarray:
     """OpenVINO ``AdaptiveAvgPool-8``: the mean of each adaptive bin (PyTorch's bins).
 
     Floats keep their dtype.  The spec admits floating types only;
@@ -1208,8 +1326,9 @@ def openvino_adaptive_avg_pool(x, output_shape, *, follow: Follow = "spec"):
     return pooling.adaptive_avg_pool(x, out).output.astype(out_dtype, copy=False)
 
 
-def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
-                      rounding_type="floor", auto_pad="explicit", *, follow: Follow = "spec"):
+def openvino_avg_pool(x: ArrayLike, strides: _PerAxis, pads_begin: _PerAxis, pads_end: _PerAxis,
+                      kernel: _PerAxis, exclude_pad: bool, rounding_type: str = "floor",
+                      auto_pad: str = "explicit", *, follow: Follow = "spec") -> np.ndarray:
     """OpenVINO ``AvgPool-14`` (``AvgPool-1`` for ``floor`` / ``ceil``).
 
     Window placement as :func:`openvino_max_pool` (no dilation):
@@ -1294,6 +1413,7 @@ def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
         return pooling.avg_pool(x, kernel_t, stride_t, pairs, rounding=rounding,
                                 divisor="valid" if exclude else "padded").output
     x = _compute_as(x, _OV_COMPUTE)
+    divisor: DivisorRule | int
     if exclude or not any(b or e for b, e in pairs):
         divisor = "valid"                    # rule divisor: no padding at all excludes it
     else:                                    # rule divisor: the whole kernel
@@ -1312,7 +1432,7 @@ def openvino_avg_pool(x, strides, pads_begin, pads_end, kernel, exclude_pad,
     return y.astype(out_dtype, copy=False)
 
 
-def _window_counts(geom, which: str) -> np.ndarray:
+def _window_counts(geom: PoolGeometry, which: str) -> np.ndarray:
     """Per window, its taps inside the input (``"valid"``) or inside the padded extent
     ``[-pb, I + pe)`` (``"padded"``), shaped ``(1, 1, *out_spatial)``."""
     count = np.ones((1, 1) + geom.output_shape, dtype=np.int64)
@@ -1331,8 +1451,25 @@ def _window_counts(geom, which: str) -> np.ndarray:
 # --------------------------------------------------------------------------- DirectML
 
 
-def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, dilations,
-                          output_indices=True, *, follow: Follow = "spec"):
+@overload
+def directml_max_pooling2(x: ArrayLike, strides: _PerAxis, window_size: _PerAxis,
+                          start_padding: _PerAxis, end_padding: _PerAxis, dilations: _PerAxis,
+                          output_indices: Literal[True] = ..., *,
+                          follow: Follow = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def directml_max_pooling2(x: ArrayLike, strides: _PerAxis, window_size: _PerAxis,
+                          start_padding: _PerAxis, end_padding: _PerAxis, dilations: _PerAxis,
+                          output_indices: Literal[False], *,
+                          follow: Follow = ...) -> tuple[np.ndarray, None]: ...
+@overload
+def directml_max_pooling2(x: ArrayLike, strides: _PerAxis, window_size: _PerAxis,
+                          start_padding: _PerAxis, end_padding: _PerAxis, dilations: _PerAxis,
+                          output_indices: bool = ..., *,
+                          follow: Follow = ...) -> tuple[np.ndarray, np.ndarray | None]: ...
+def directml_max_pooling2(x: ArrayLike, strides: _PerAxis, window_size: _PerAxis,
+                          start_padding: _PerAxis, end_padding: _PerAxis, dilations: _PerAxis,
+                          output_indices: bool = True, *,
+                          follow: Follow = "spec") -> tuple[np.ndarray, np.ndarray | None]:
     """DirectML ``DML_MAX_POOLING2_OPERATOR_DESC`` (seed ``002``), ``(Y, Indices or None)``.
 
     4-D or 5-D input only (``DimensionCount`` 2 or 3).  The output length
@@ -1400,7 +1537,8 @@ def directml_max_pooling2(x, strides, window_size, start_padding, end_padding, d
                          index_layout="tensor", **_rules("directml_max_pooling2", *_MAX_KEYS))
     if not want:
         return r.output, None
-    idx = np.where(r.indices < 0, np.iinfo(np.uint32).max, r.indices).astype(np.uint32)
+    indices = _indices(r)
+    idx = np.where(indices < 0, np.iinfo(np.uint32).max, indices).astype(np.uint32)
     return r.output, idx
 
 
@@ -1428,9 +1566,11 @@ def _trt_pooling_type(value: Any) -> str:
     )
 
 
-def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
-                     padding_mode="EXPLICIT_ROUND_DOWN", pooling_type="MAX",
-                     average_count_excludes_padding=True, blend_factor=0.0, *, follow: Follow = "spec"):
+def tensorrt_pooling(x: ArrayLike, window_size: _PerAxis, stride: _PerAxis,
+                     pre_padding: _PerAxis = 0, post_padding: _PerAxis = 0,
+                     padding_mode: PaddingMode | str = "EXPLICIT_ROUND_DOWN",
+                     pooling_type: str = "MAX", average_count_excludes_padding: bool = True,
+                     blend_factor: float = 0.0, *, follow: Follow = "spec") -> np.ndarray:
     """TensorRT ``IPoolingLayer`` under a ``PaddingMode`` (seed ``004``).
 
     The padding and the output length come from
@@ -1521,19 +1661,23 @@ def tensorrt_pooling(x, window_size, stride, pre_padding=0, post_padding=0,
             text = text.replace(" does not fit", ") does not fit", 1)
         raise PoolTutorError(text) from None
     pairs = tuple(zip(g.pre_padding, g.post_padding, strict=True))
-    geo = dict(kernel=g.window, stride=g.stride, padding=pairs, dilation=g.dilation,
-               rounding=g.rounding)
-    rules = ENGINE_RULES["tensorrt_pooling"]
-    maximum = average = None
-    if ptype in ("MAX", "MAX_AVERAGE_BLEND"):
-        maximum = pooling.max_pool(x, **geo, **{k: rules[k] for k in (
-            "pad_taps", "empty_value", "nan_policy", "ties")}).output
-    if ptype in ("AVERAGE", "MAX_AVERAGE_BLEND"):
-        average = pooling.avg_pool(x, **geo, divisor="valid" if exclude else "padded").output
+    if g.rounding is None:                       # only some convolution geometries have none
+        raise AssertionError("output_geometry(layer='pooling') gave no rounding rule")
+    geo = _Window(kernel=g.window, stride=g.stride, padding=pairs, dilation=g.dilation,
+                  rounding=g.rounding)
+
+    def max_pooled() -> np.ndarray:
+        return pooling.max_pool(x, **geo, **_rules("tensorrt_pooling", "pad_taps", "empty_value",
+                                                   "nan_policy", "ties")).output
+
+    def average_pooled() -> np.ndarray:
+        return pooling.avg_pool(x, **geo, divisor="valid" if exclude else "padded").output
+
     if ptype == "MAX":
-        return maximum
+        return max_pooled()
     if ptype == "AVERAGE":
-        return average
+        return average_pooled()
+    maximum, average = max_pooled(), average_pooled()
     out_dtype = average.dtype
     if b == 0.0:
         return maximum.astype(out_dtype)
@@ -1568,15 +1712,17 @@ def _tf_window(name: str, value: Any) -> tuple[int, int]:
     if isinstance(value, (list, tuple)) and len(value) == 1:
         value = value[0]
     try:
-        return check_per_axis(name, value, 2, minimum=1)
+        h, w = check_per_axis(name, value, 2, minimum=1)
     except PoolTutorError as exc:
         raise PoolTutorError(
             f"{exc}; TensorFlow takes an int or a list of 1, 2 or 4 ints ([1, h, w, 1])"
         ) from None
+    return h, w
 
 
-def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in_index=False, *,
-                                    follow: Follow = "spec"):
+def tensorflow_max_pool_with_argmax(x: ArrayLike, ksize: _PerAxis, strides: _PerAxis,
+                                    padding: str, include_batch_in_index: bool = False, *,
+                                    follow: Follow = "spec") -> tuple[np.ndarray, np.ndarray]:
     """``tf.nn.max_pool_with_argmax`` on 4-D NHWC input, ``(Y, argmax)``.
 
     ``padding`` ``'VALID'`` (no padding, ``O = ceil((I - K + 1)/S)``) or
@@ -1634,7 +1780,7 @@ def tensorflow_max_pool_with_argmax(x, ksize, strides, padding, include_batch_in
     r = pooling.max_pool(nchw, k, s, pairs, 1, rounding="floor", return_indices=True,
                          index_layout="nhwc_batch" if batch else "nhwc", **rules)
     y = np.ascontiguousarray(np.moveaxis(r.output, 1, 3))
-    argmax = np.ascontiguousarray(np.moveaxis(r.indices, 1, 3))
+    argmax = np.ascontiguousarray(np.moveaxis(_indices(r), 1, 3))
     return y, argmax
 
 
@@ -1647,7 +1793,8 @@ def _tf_valid_length(size: int, k: int, s: int) -> int:
     return int((size - k + s) / s)
 
 
-def _tf_pads(nc, k, s, padding, given, runtime, crop_out=None):
+def _tf_pads(nc: np.ndarray, k: Sequence[int], s: Sequence[int], padding: str, given: Any,
+             runtime: bool, crop_out: list[_Pads] | None = None) -> _Pads | None:
     """SAME (upper) or VALID pads for the ``(N, C, *spatial)`` view ``nc``; None when the
     runtime's VALID length is 0 on some axis (an empty output).
 
@@ -1685,7 +1832,7 @@ def _tf_pads(nc, k, s, padding, given, runtime, crop_out=None):
     return pairs
 
 
-def _tf_empty(nc, k, s) -> tuple[int, ...]:
+def _tf_empty(nc: np.ndarray, k: Sequence[int], s: Sequence[int]) -> tuple[int, ...]:
     """The ``(N, C, *out)`` shape of an empty VALID result (some axis of length 0)."""
     return nc.shape[:2] + tuple(max(_tf_valid_length(i, kk, ss), 0)
                                 for i, kk, ss in zip(nc.shape[2:], k, s, strict=True))
@@ -1694,7 +1841,9 @@ def _tf_empty(nc, k, s) -> tuple[int, ...]:
 _TF_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 
 
-def _tf_pool_args(x, ksize, strides, padding, data_format, function, runtime):
+def _tf_pool_args(x: ArrayLike, ksize: Any, strides: Any, padding: Any, data_format: Any,
+                  function: str, runtime: bool
+                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, ...], tuple[int, ...], bool]:
     """Check ``tf.nn.max_pool`` / ``avg_pool`` arguments; ``(nc_view, k, s, channels_last)``."""
     x = check_tensor("x", x, min_ndim=3, max_ndim=5,
                      layout="(N, W, C), (N, H, W, C) or (N, D, H, W, C) (or channels first)")
@@ -1717,7 +1866,7 @@ def _tf_pool_args(x, ksize, strides, padding, data_format, function, runtime):
                        f"only); transpose x to {formats[0]}")
     check_choice("padding", padding, _TF_PADDINGS)
 
-    def window(name, value):
+    def window(name: str, value: Any) -> tuple[int, ...]:
         if isinstance(value, np.ndarray):
             value = value.tolist()
         if isinstance(value, (list, tuple)) and len(value) == x.ndim:
@@ -1746,11 +1895,12 @@ def _tf_pool_args(x, ksize, strides, padding, data_format, function, runtime):
     return x, nc, k, s, last
 
 
-def _tf_back(y, last):
+def _tf_back(y: np.ndarray, last: bool) -> np.ndarray:
     return np.ascontiguousarray(np.moveaxis(y, 1, -1)) if last else y
 
 
-def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow: Follow = "spec"):
+def tensorflow_max_pool(x: ArrayLike, ksize: _PerAxis, strides: _PerAxis, padding: str,
+                        data_format: str | None = None, *, follow: Follow = "spec") -> np.ndarray:
     """``tf.nn.max_pool`` with 1 to 3 spatial axes (``max_pool1d/2d/3d``).
 
     ``padding`` ``'SAME'`` (``O = ceil(I/S)``, the odd extra pad at the end,
@@ -1804,7 +1954,7 @@ def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow:
                 "3-D CPU kernel (Eigen) lets a NaN win or lose by its reduction order; use "
                 "follow='spec'"
             )
-    crop = [] if (runtime and ndim == 3) else None
+    crop: list[_Pads] | None = [] if (runtime and ndim == 3) else None
     pairs = _tf_pads(nc, k, s, padding, ksize, runtime, crop)
     if pairs is None:
         return _tf_back(np.empty(_tf_empty(nc, k, s), x.dtype), last)
@@ -1819,7 +1969,8 @@ def tensorflow_max_pool(x, ksize, strides, padding, data_format=None, *, follow:
     return _tf_back(y, last)
 
 
-def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow: Follow = "spec"):
+def tensorflow_avg_pool(x: ArrayLike, ksize: _PerAxis, strides: _PerAxis, padding: str,
+                        data_format: str | None = None, *, follow: Follow = "spec") -> np.ndarray:
     """``tf.nn.avg_pool`` with 1 to 3 spatial axes (``avg_pool1d/2d/3d``).
 
     Arguments as :func:`tensorflow_max_pool`.  ``'SAME'`` divides each
@@ -1845,7 +1996,7 @@ def tensorflow_avg_pool(x, ksize, strides, padding, data_format=None, *, follow:
             raise _refused("tensorflow", f"avg_pool{ndim}d of x with dtype {x.dtype}",
                            f"its CPU kernel takes {', '.join(allowed)} only ('Value for attr "
                            f"'T' of {x.dtype.name} is not in the list of allowed values')")
-    crop = [] if (runtime and ndim == 3) else None
+    crop: list[_Pads] | None = [] if (runtime and ndim == 3) else None
     pairs = _tf_pads(nc, k, s, padding, ksize, runtime, crop)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     if pairs is None:

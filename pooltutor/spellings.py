@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -55,6 +55,7 @@ from . import pooling
 from .directml import DML_MAX_POOLING2_FIELDS
 from .errors import PoolTutorError, check_choice, check_per_axis
 from .geometry import ROUNDINGS, adaptive_geometry, fixed_pool_contrast, same_padding
+from .rules import PadTaps, Rounding
 from .tensorrt import MODE_RULES, PaddingMode
 
 __all__ = ["FRAMEWORKS", "Spelling", "same_call", "same_call_adaptive", "spellings_text"]
@@ -65,9 +66,17 @@ FRAMEWORKS = ("PyTorch", "ONNX", "OpenVINO", "TensorRT", "TensorFlow", "DirectML
 #: The SAME rules ``padding`` may name instead of pads.
 SAME_RULES = ("same_upper", "same_lower")
 
+#: A :mod:`pooltutor.frameworks` function as this module calls it: with keyword arguments
+#: built at run time (its own checks refuse what it cannot take: that is the reason).
+_Function = Callable[..., Any]
+
+#: The keyword arguments of one spelling (``x`` aside), as :data:`_CANDIDATES` build them.
+_Kwargs = dict[str, Any]
+
 #: Per framework and op, the function of :mod:`pooltutor.frameworks` that models it (None:
 #: not modelled) and the names its signature gives to dilation, the rounding and the divisor.
-_FUNCTIONS = {
+_FUNCTIONS: dict[tuple[str, str],
+                 tuple[_Function | None, str | None, str | None, str | None]] = {
     ("PyTorch", "max"): (fw.torch_max_pool, "dilation", "ceil_mode", None),
     ("PyTorch", "avg"): (fw.torch_avg_pool, "dilation", "ceil_mode", "count_include_pad"),
     ("ONNX", "max"): (fw.onnx_max_pool, "dilations", "ceil_mode", None),
@@ -156,16 +165,16 @@ def spellings_text(calls: Mapping[str, Spelling]) -> str:
 # --------------------------------------------------------------------------- formatting
 
 
-def _scalar_or_tuple(values) -> str:
+def _scalar_or_tuple(values: Iterable[Any]) -> str:
     values = tuple(values)
     return str(values[0]) if len(set(values)) == 1 else str(values)
 
 
-def _list(values) -> str:
+def _list(values: Iterable[Any]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
-def _torch_code(op, n, kw):
+def _torch_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     args = [f"kernel_size={_scalar_or_tuple(kw['kernel_size'])}",
             f"stride={_scalar_or_tuple(kw['stride'])}",
             f"padding={_scalar_or_tuple(kw['padding'])}"]
@@ -177,7 +186,7 @@ def _torch_code(op, n, kw):
     return f"torch.nn.functional.{op}_pool{n}d(x, {', '.join(args)})"
 
 
-def _onnx_code(op, n, kw):
+def _onnx_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     name = "MaxPool" if op == "max" else "AveragePool"
     args = [f"kernel_shape={_list(kw['kernel_shape'])}", f"strides={_list(kw['strides'])}"]
     if kw.get("auto_pad", "NOTSET") != "NOTSET":
@@ -192,7 +201,7 @@ def _onnx_code(op, n, kw):
     return f'onnx.helper.make_node("{name}", ["x"], ["y"], {", ".join(args)})'
 
 
-def _openvino_code(op, n, kw):
+def _openvino_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     args = [f"strides={_list(kw['strides'])}"]
     if op == "max":
         args.append(f"dilations={_list(kw['dilations'])}")
@@ -204,7 +213,7 @@ def _openvino_code(op, n, kw):
     return f"openvino.opset14.{op}_pool(x, {', '.join(args)})"
 
 
-def _tensorrt_code(op, n, kw):
+def _tensorrt_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     kind = "MAX" if op == "max" else "AVERAGE"
     mode = PaddingMode.parse(kw["padding_mode"])
     lines = [f"pool = network.add_pooling_nd(x, trt.PoolingType.{kind}, "
@@ -222,7 +231,7 @@ def _tensorrt_code(op, n, kw):
     return "\n".join(lines)
 
 
-def _tensorflow_code(op, n, kw):
+def _tensorflow_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     return (f"tf.nn.{op}_pool{n}d(x, ksize={_scalar_or_tuple(kw['ksize'])}, "
             f"strides={_scalar_or_tuple(kw['strides'])}, padding=\"{kw['padding']}\")")
 
@@ -231,10 +240,11 @@ _DML_ARRAYS = {"Strides": "strides", "WindowSize": "window_size", "StartPadding"
                "EndPadding": "end_padding", "Dilations": "dilations"}
 
 
-def _directml_code(op, n, kw):
+def _directml_code(op: str, n: int, kw: Mapping[str, Any]) -> str:
     """The struct filled field by field, in the order of ``DML_MAX_POOLING2_FIELDS``."""
     count = len(kw["strides"])
-    lines, fields = [], []
+    lines: list[str] = []
+    fields: list[str] = []
     for name, _ in DML_MAX_POOLING2_FIELDS:
         if name in _DML_ARRAYS:
             var = name[0].lower() + name[1:]
@@ -249,8 +259,9 @@ def _directml_code(op, n, kw):
     return "\n".join(lines + ["DML_MAX_POOLING2_OPERATOR_DESC desc = {};"] + fields)
 
 
-_CODE = {"PyTorch": _torch_code, "ONNX": _onnx_code, "OpenVINO": _openvino_code,
-         "TensorRT": _tensorrt_code, "TensorFlow": _tensorflow_code, "DirectML": _directml_code}
+_CODE: dict[str, Callable[[str, int, Mapping[str, Any]], str]] = {
+    "PyTorch": _torch_code, "ONNX": _onnx_code, "OpenVINO": _openvino_code,
+    "TensorRT": _tensorrt_code, "TensorFlow": _tensorflow_code, "DirectML": _directml_code}
 
 
 # --------------------------------------------------------------------------- the settings
@@ -265,9 +276,9 @@ class _Settings:
     pads: tuple[tuple[int, int], ...]  # resolved (begin, end) per axis
     same: str | None                  # "same_upper" / "same_lower" / None
     dilation: tuple[int, ...]
-    rounding: str
+    rounding: Rounding
     include_pad: bool
-    pad_taps: str
+    pad_taps: PadTaps
 
     @property
     def ndim(self) -> int:
@@ -278,8 +289,8 @@ class _Settings:
         return all(b == e for b, e in self.pads)
 
 
-def _settings(op, input_shape, kernel, stride, padding, dilation, rounding, count_include_pad,
-              pad_taps) -> _Settings:
+def _settings(op: str, input_shape: Any, kernel: Any, stride: Any, padding: Any, dilation: Any,
+              rounding: Any, count_include_pad: Any, pad_taps: Any) -> _Settings:
     check_choice("op", op, ("max", "avg"))
     if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
         input_shape = (input_shape,)
@@ -291,12 +302,12 @@ def _settings(op, input_shape, kernel, stride, padding, dilation, rounding, coun
     k = check_per_axis("kernel", kernel, n, minimum=1)
     s = k if stride is None else check_per_axis("stride", stride, n, minimum=1)
     d = check_per_axis("dilation", dilation, n, minimum=1)
-    check_choice("rounding", rounding, ROUNDINGS)
-    check_choice("pad_taps", pad_taps, pooling.PAD_TAPS)
+    rounding_c = check_choice("rounding", rounding, ROUNDINGS)
+    pad_taps_c = check_choice("pad_taps", pad_taps, pooling.PAD_TAPS)
     if not isinstance(count_include_pad, (bool, np.bool_)):
         raise PoolTutorError(f"count_include_pad={count_include_pad!r} is not allowed: need "
                              f"True or False")
-    same = None
+    same: str | None = None
     if isinstance(padding, str):
         same = check_choice("padding", padding.lower(), SAME_RULES)
         pads = tuple(same_padding(i, kk, ss, dd, upper=same == "same_upper")
@@ -305,20 +316,31 @@ def _settings(op, input_shape, kernel, stride, padding, dilation, rounding, coun
         from .geometry import normalize_padding
 
         pads = normalize_padding(padding, n)
-    return _Settings(op, shape, k, s, pads, same, d, rounding, bool(count_include_pad), pad_taps)
+    return _Settings(op, shape, k, s, pads, same, d, rounding_c, bool(count_include_pad),
+                     pad_taps_c)
 
 
-def _probe(shape) -> np.ndarray:
+def _probe(shape: tuple[int, ...]) -> np.ndarray:
     """Distinct float32 values 1..n in a fixed shuffled order, shaped ``(1, 1, *shape)``."""
     n = int(np.prod(shape))
     values = np.random.default_rng(20261202).permutation(n).astype(np.float32) + 1
     return values.reshape((1, 1) + tuple(shape))
 
 
-def _engine(st: _Settings, x):
+class _Geometry(TypedDict):
+    """The window placement of a pooling, as keyword arguments of the engine."""
+
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[tuple[int, int], ...]
+    dilation: tuple[int, ...]
+    rounding: Rounding
+
+
+def _engine(st: _Settings, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The engine's result for the settings and the input elements per window."""
-    geo = dict(kernel=st.kernel, stride=st.stride, padding=st.pads, dilation=st.dilation,
-               rounding=st.rounding)
+    geo = _Geometry(kernel=st.kernel, stride=st.stride, padding=st.pads, dilation=st.dilation,
+                    rounding=st.rounding)
     if st.op == "max":
         y = pooling.max_pool(x, **geo, pad_taps=st.pad_taps).output
     else:
@@ -330,17 +352,18 @@ def _engine(st: _Settings, x):
 # --------------------------------------------------------------------------- candidates
 
 
-def _round_choices(rounding: str, native: Mapping[str, Any]):
+def _round_choices(rounding: str, native: Mapping[str, Any]) -> list[Any]:
     """The framework's rounding values to try: the one that *is* ``rounding`` first, then
     the others (they may agree with it for this input size: checked on the probe)."""
     first = [native[rounding]] if rounding in native else []
     return first + [v for v in dict.fromkeys(native.values()) if v not in first]
 
 
-def _torch_candidates(st):
+def _torch_candidates(st: _Settings) -> Iterator[_Kwargs]:
     padding = (tuple(b for b, _ in st.pads) if st.symmetric else st.pads)
     for ceil in _round_choices(st.rounding, {"floor": False, "ceil_torch": True}):
-        kw = dict(kernel_size=st.kernel, stride=st.stride, padding=padding, ceil_mode=ceil)
+        kw: _Kwargs = dict(kernel_size=st.kernel, stride=st.stride, padding=padding,
+                           ceil_mode=ceil)
         if st.op == "max":
             kw["dilation"] = st.dilation
         else:
@@ -348,8 +371,8 @@ def _torch_candidates(st):
         yield kw
 
 
-def _onnx_candidates(st):
-    base = dict(kernel_shape=st.kernel, strides=st.stride, dilations=st.dilation)
+def _onnx_candidates(st: _Settings) -> Iterator[_Kwargs]:
+    base: _Kwargs = dict(kernel_shape=st.kernel, strides=st.stride, dilations=st.dilation)
     if st.op == "avg":
         base["count_include_pad"] = int(st.include_pad)
     if st.same is not None and st.rounding == "floor":
@@ -359,8 +382,8 @@ def _onnx_candidates(st):
         yield dict(base, pads=pads, ceil_mode=ceil)
 
 
-def _openvino_candidates(st):
-    base = dict(strides=st.stride, kernel=st.kernel)
+def _openvino_candidates(st: _Settings) -> Iterator[_Kwargs]:
+    base: _Kwargs = dict(strides=st.stride, kernel=st.kernel)
     if st.op == "max":
         base["dilations"] = st.dilation
     else:
@@ -368,36 +391,36 @@ def _openvino_candidates(st):
     if st.same is not None and st.rounding == "floor":
         yield dict(base, pads_begin=(0,) * st.ndim, pads_end=(0,) * st.ndim,
                    rounding_type="floor", auto_pad=st.same)
-    native = {r: r for r in fw._OV_ROUNDING}
+    native: dict[str, str] = {r: r for r in fw._OV_ROUNDING}
     for r in _round_choices(st.rounding, native):
         yield dict(base, pads_begin=tuple(b for b, _ in st.pads),
                    pads_end=tuple(e for _, e in st.pads), rounding_type=r, auto_pad="explicit")
 
 
-def _tensorrt_candidates(st):
-    base = dict(window_size=st.kernel, stride=st.stride,
-                pooling_type="MAX" if st.op == "max" else "AVERAGE")
+def _tensorrt_candidates(st: _Settings) -> Iterator[_Kwargs]:
+    base: _Kwargs = dict(window_size=st.kernel, stride=st.stride,
+                         pooling_type="MAX" if st.op == "max" else "AVERAGE")
     if st.op == "avg":
         base["average_count_excludes_padding"] = not st.include_pad
     pre, post = tuple(b for b, _ in st.pads), tuple(e for _, e in st.pads)
-    modes = []
+    modes: list[tuple[bool, PaddingMode]] = []
     for mode, rule in MODE_RULES.items():
         if rule.padding == (st.same or "given") or (rule.padding == "pre_both" and st.symmetric
                                                    and st.same is None):
             modes.append((rule.pooling_rounding != st.rounding, mode))
     # modes still in TensorRT first, then the mode of the rounding
     ceil = st.rounding in ("ceil", "ceil_torch", "caffe")
-    modes = [(("Removed" in (mode.__doc__ or "")), off, MODE_RULES[mode].ceil != ceil, mode)
+    order = [(("Removed" in (mode.__doc__ or "")), off, MODE_RULES[mode].ceil != ceil, mode)
              for off, mode in modes]
-    for *_, mode in sorted(modes, key=lambda m: m[:3]):
+    for *_, mode in sorted(order, key=lambda m: m[:3]):
         yield dict(base, pre_padding=pre, post_padding=post, padding_mode=mode.name)
 
 
-def _tensorflow_candidates(st):
+def _tensorflow_candidates(st: _Settings) -> Iterator[_Kwargs]:
     upper = tuple(same_padding(i, k, s, 1, upper=True)
                   for i, k, s in zip(st.shape, st.kernel, st.stride, strict=True))
     if all(p == (0, 0) for p in st.pads):
-        padding = "VALID"
+        padding: str | tuple[tuple[int, int], ...] = "VALID"
     elif st.pads == upper or st.same == "same_upper":
         padding = "SAME"
     else:
@@ -405,34 +428,38 @@ def _tensorflow_candidates(st):
     yield dict(ksize=st.kernel, strides=st.stride, padding=padding)
 
 
-def _directml_candidates(st):
+def _directml_candidates(st: _Settings) -> Iterator[_Kwargs]:
     yield dict(strides=st.stride, window_size=st.kernel,
                start_padding=tuple(b for b, _ in st.pads),
                end_padding=tuple(e for _, e in st.pads), dilations=st.dilation)
 
 
-_CANDIDATES = {"PyTorch": _torch_candidates, "ONNX": _onnx_candidates,
+_CANDIDATES: dict[str, Callable[[_Settings], Iterator[_Kwargs]]] = {
+    "PyTorch": _torch_candidates, "ONNX": _onnx_candidates,
                "OpenVINO": _openvino_candidates, "TensorRT": _tensorrt_candidates,
                "TensorFlow": _tensorflow_candidates, "DirectML": _directml_candidates}
 
 
-def _call(function, x, kw, framework, *, follow="spec"):
+def _call(function: _Function, x: np.ndarray, kw: Mapping[str, Any], framework: str, *,
+          follow: str = "spec") -> np.ndarray:
     """Run ``function`` on ``x`` laid out for ``framework``; Y back in (N, C, *spatial)."""
     if framework == "TensorFlow":
         y = function(np.moveaxis(x, 1, -1), **kw, follow=follow)
         return np.moveaxis(y, -1, 1)
     y = function(x, **kw, follow=follow)
-    return y[0] if isinstance(y, tuple) else y
+    out: np.ndarray = y[0] if isinstance(y, tuple) else y
+    return out
 
 
-def _lift(kw, framework):
+def _lift(kw: Mapping[str, Any], framework: str) -> _Kwargs:
     """A 1-D spelling as 2-D on ``(N, C, 1, L)`` (TensorRT, DirectML pool 2 or 3 axes)."""
     one = {"window_size": 1, "stride": 1, "strides": 1, "dilations": 1, "pre_padding": 0,
            "post_padding": 0, "start_padding": 0, "end_padding": 0}
     return {k: ((one[k],) + tuple(v)) if k in one else v for k, v in kw.items()}
 
 
-def _mismatch(got, want, counts):
+def _mismatch(got: np.ndarray, want: np.ndarray,
+              counts: np.ndarray) -> tuple[str | None, str | None]:
     """None when ``got`` is ``want`` (values of empty windows aside: then a note), else the
     difference in words."""
     if got.shape != want.shape:
@@ -453,11 +480,12 @@ def _mismatch(got, want, counts):
     return None, None
 
 
-def _missing(function, param, value_default: bool) -> bool:
+def _missing(function: _Function, param: str | None, value_default: bool) -> bool:
     return not value_default and param not in inspect.signature(function).parameters
 
 
-def _spell(framework: str, st: _Settings, x, want, counts) -> Spelling:
+def _spell(framework: str, st: _Settings, x: np.ndarray, want: np.ndarray,
+           counts: np.ndarray) -> Spelling:
     function, dil_name, round_name, div_name = _FUNCTIONS[(framework, st.op)]
     operator = _OPERATOR[(framework, st.op)].format(n=st.ndim)
     if function is None:
@@ -470,9 +498,11 @@ def _spell(framework: str, st: _Settings, x, want, counts) -> Spelling:
                         f"dilation={_scalar_or_tuple(st.dilation)} cannot be spelled")
     lifted = st.ndim == 1 and framework in ("TensorRT", "DirectML")
     probe = x.reshape(x.shape[:2] + (1,) + x.shape[2:]) if lifted else x
-    reasons = []
+    reasons: list[str] = []
     for kw in _CANDIDATES[framework](st):
         kw = _lift(kw, framework) if lifted else kw
+        reason: str | None
+        note: str | None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -530,11 +560,11 @@ def _spell(framework: str, st: _Settings, x, want, counts) -> Spelling:
     return Spelling(framework, None, reason)
 
 
-def _pairs(pads) -> str:
+def _pairs(pads: Iterable[Iterable[int]]) -> str:
     return ", ".join(str(tuple(p)) for p in pads)
 
 
-def _tf_padding_hint(st) -> str:
+def _tf_padding_hint(st: _Settings) -> str:
     same = tuple(same_padding(i, k, s, 1, upper=True)
                  for i, k, s in zip(st.shape, st.kernel, st.stride, strict=True))
     pads = [[0, 0]] + [list(p) for p in st.pads] + [[0, 0]]
@@ -542,7 +572,7 @@ def _tf_padding_hint(st) -> str:
     return head + _tf_two_steps(st, pads)
 
 
-def _tf_two_steps(st, pads) -> str:
+def _tf_two_steps(st: _Settings, pads: list[list[int]]) -> str:
     if st.op == "max":
         return (f"; two steps instead (not checked here): tf.pad(x, {pads}, "
                 f"constant_values=float('-inf')), then padding=\"VALID\"")
@@ -550,14 +580,14 @@ def _tf_two_steps(st, pads) -> str:
             "always count")
 
 
-def _describe(kw) -> str:
+def _describe(kw: Mapping[str, Any]) -> str:
     shown = ", ".join(f"{k}={v!r}" for k, v in kw.items()
                       if k in ("ceil_mode", "rounding_type", "padding_mode", "padding",
                                "auto_pad"))
     return f" with {shown}" if shown else ""
 
 
-def _native_rounding(framework, kw, st) -> str | None:
+def _native_rounding(framework: str, kw: Mapping[str, Any], st: _Settings) -> str | None:
     """The engine rounding the chosen framework value stands for (None: not a choice)."""
     if framework == "PyTorch":
         return "ceil_torch" if kw["ceil_mode"] else "floor"
@@ -572,7 +602,8 @@ def _native_rounding(framework, kw, st) -> str | None:
     return "floor"
 
 
-def _runtime_note(framework, function, x, kw, spec) -> list[str]:
+def _runtime_note(framework: str, function: _Function, x: np.ndarray, kw: Mapping[str, Any],
+                  spec: np.ndarray) -> list[str]:
     """What the framework's runtime model (``follow="runtime"``) does differently here."""
     if framework not in _RUNTIME:
         return []
@@ -594,9 +625,11 @@ def _runtime_note(framework, function, x, kw, spec) -> list[str]:
 # --------------------------------------------------------------------------- public
 
 
-def same_call(op: str, input_shape, kernel, stride=None, padding=0, dilation=1, *,
-              rounding: str = "floor", count_include_pad: bool = False,
-              pad_taps: str = "skip") -> Mapping[str, Spelling]:
+def same_call(op: str, input_shape: int | Sequence[int], kernel: int | Sequence[int],
+              stride: int | Sequence[int] | None = None, padding: Any = 0,
+              dilation: int | Sequence[int] = 1, *, rounding: Rounding = "floor",
+              count_include_pad: bool = False,
+              pad_taps: PadTaps = "skip") -> Mapping[str, Spelling]:
     """The call or node that reproduces a pooling in every framework (:data:`FRAMEWORKS`).
 
     Parameters
@@ -643,7 +676,8 @@ def same_call(op: str, input_shape, kernel, stride=None, padding=0, dilation=1, 
     return MappingProxyType({name: _spell(name, st, x, want, counts) for name in FRAMEWORKS})
 
 
-def same_call_adaptive(op: str, input_shape, output_size) -> Mapping[str, Spelling]:
+def same_call_adaptive(op: str, input_shape: int | Sequence[int],
+                       output_size: int | Sequence[int]) -> Mapping[str, Spelling]:
     """:func:`same_call` for an adaptive pooling (bins ``[floor(i*I/O), ceil((i+1)*I/O))``).
 
     PyTorch and OpenVINO have adaptive operators.  The others have none: an
@@ -659,9 +693,10 @@ def same_call_adaptive(op: str, input_shape, output_size) -> Mapping[str, Spelli
     ONNX has no adaptive pooling ...
     """
     check_choice("op", op, ("max", "avg"))
-    if isinstance(input_shape, int) or not hasattr(input_shape, "__len__"):
-        input_shape = (input_shape,)
-    shape = check_per_axis("input_shape", list(input_shape), len(input_shape), minimum=1)
+    given: Any = input_shape
+    if isinstance(given, int) or not hasattr(given, "__len__"):
+        given = (given,)
+    shape = check_per_axis("input_shape", list(given), len(given), minimum=1)
     n = len(shape)
     outs = check_per_axis("output_size", output_size, n, minimum=1)
     geometry = adaptive_geometry(shape, outs)
@@ -672,7 +707,7 @@ def same_call_adaptive(op: str, input_shape, output_size) -> Mapping[str, Spelli
     # the adaptive operators
     torch_fn = fw.torch_adaptive_max_pool if op == "max" else fw.torch_adaptive_avg_pool
     ov_fn = fw.openvino_adaptive_max_pool if op == "max" else fw.openvino_adaptive_avg_pool
-    adaptive = {
+    adaptive: dict[str, tuple[_Function, _Kwargs, str]] = {
         "PyTorch": (torch_fn, dict(output_size=outs),
                     f"torch.nn.functional.adaptive_{op}_pool{n}d(x, "
                     f"output_size={_scalar_or_tuple(outs)})"),

@@ -503,7 +503,7 @@ class OutputGeometry:
     output_size: Shape
     M: Shape | None
     span: Shape | None
-    rounding: str | None
+    rounding: Rounding | None
     unclipped_size: Shape | None
     diff: Shape
     total_padding: Shape | None
