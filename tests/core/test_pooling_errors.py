@@ -46,8 +46,9 @@ SIZE_CASES = [
     (dict(kernel=2.0), PoolTutorTypeError,
      "kernel=2.0 has type float: need one int or a sequence of 2 ints (one per spatial axis)"),
     (dict(kernel=True), PoolTutorTypeError, "kernel=True has type bool: need one int"),
+    # numpy's own spelling of its bool (np.True_ / bool on numpy 2, True / bool_ on 1.x)
     (dict(kernel=np.bool_(True)), PoolTutorTypeError,
-     "kernel=np.True_ has type bool: need one int"),
+     f"kernel={np.bool_(True)!r} has type {type(np.bool_(True)).__name__}: need one int"),
     (dict(kernel=None), PoolTutorTypeError, "kernel=None has type NoneType: need one int"),
     (dict(kernel="2"), PoolTutorTypeError, "kernel='2' has type str: need one int"),
     (dict(kernel=[2, 2, 2]), PoolTutorError,
