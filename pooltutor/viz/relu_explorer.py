@@ -8,9 +8,11 @@ scale, the max pool and the pooled cell to
 clamp at the zero point against the wrong ``max(q, 0)``, on the chain's own
 codes), on one persistent figure.  The zero-point slider follows the dtype's
 range and the pooled-cell sliders the pooled size; a pool that does not fit
-the accumulators shows its reason instead of raising.  Every change draws the
-whole figure again (both plots on two subfigures); the constrained layout runs
-only when what it depends on changed (:meth:`ZeroPointReluExplorer.layout_key`).
+the accumulators shows its reason instead of raising.  Every change draws both
+plots again (on two subfigures); the constrained layout runs only when what it
+depends on changed (:meth:`ZeroPointReluExplorer.layout_key`), and a zero-point
+change redraws only what moves with the zero point over a kept background
+(blitting with ``copy_from_bbox`` / ``restore_region`` / ``draw_artist``).
 :meth:`ZeroPointReluExplorer.static_widget` (or :func:`zero_point_relu_frames`)
 is the kernel-free form: one frame per zero point.
 
