@@ -8,9 +8,11 @@ scale, the max pool and the pooled cell to
 clamp at the zero point against the wrong ``max(q, 0)``, on the chain's own
 codes), on one persistent figure.  The zero-point slider follows the dtype's
 range and the pooled-cell sliders the pooled size; a pool that does not fit
-the accumulators shows its reason instead of raising.  Every change draws the
-whole figure again (both plots on two subfigures); the constrained layout runs
-only when what it depends on changed (:meth:`ZeroPointReluExplorer.layout_key`).
+the accumulators shows its reason instead of raising.  Every change draws both
+plots again (on two subfigures); the constrained layout runs only when what it
+depends on changed (:meth:`ZeroPointReluExplorer.layout_key`), and a zero-point
+change redraws only what moves with the zero point over a kept background
+(blitting with ``copy_from_bbox`` / ``restore_region`` / ``draw_artist``).
 :meth:`ZeroPointReluExplorer.static_widget` (or :func:`zero_point_relu_frames`)
 is the kernel-free form: one frame per zero point.
 
@@ -24,6 +26,7 @@ is the kernel-free form: one frame per zero point.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from types import MappingProxyType
 from typing import Any
@@ -39,6 +42,18 @@ from .quant_chain import plot_quant_chain
 from .zero_point import empty_axes, plot_zero_point_relu
 
 __all__ = ["ZeroPointReluExplorer", "zero_point_relu_frames", "PRESETS"]
+
+
+@contextlib.contextmanager
+def _animated(artists):
+    """``artists`` animated meanwhile (left out of a figure's draw), then not again."""
+    for artist in artists:
+        artist.set_animated(True)
+    try:
+        yield
+    finally:
+        for artist in artists:
+            artist.set_animated(False)
 
 #: Accumulator blocks to choose from (int32 values).
 PRESETS = MappingProxyType({
@@ -144,6 +159,7 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
         self._layout_key = None         # what the last layout pass was run for
         self._title_places = []         # (subfigure title, where that layout put it)
         self._placed = None             # where that layout put the Axes (pixels)
+        self._background = None         # (what it shows, the kept canvas, the Axes' places)
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
                       [self.multiplier, self.rounding, self.scale],
@@ -218,7 +234,7 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
             chain_axes = list(self.chain_plot.axes.values())
             relu_axes = list(self.relu_plot.axes.values())
             for ax in chain_axes + relu_axes:
-                empty_axes(ax)
+                empty_axes(ax, keep_real_axis=ax is relu_axes[0])
             self.chain_plot = plot_quant_chain(chain, index, ax=chain_axes)
             self.relu_plot = plot_zero_point_relu(scale, zp, dtype, codes=chain.codes,
                                                   ax=relu_axes, **kw)
@@ -263,6 +279,17 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
         fig = self.figure
         key = self.layout_key()
         relayout = key != self._layout_key or self._places() != self._placed
+        still, moving = self._static_and_moving()
+        static_key = (self._static_key(), fig.dpi, tuple(fig.get_size_inches()))
+        kept = self._background
+        if (not relayout and kept is not None and kept[0] == static_key
+                and kept[2] == self._places()):
+            # only the zero point changed since the kept background was drawn: the parts
+            # that do not depend on it are restored (blitting), the rest drawn over them
+            self._blit(kept[1], still, moving)
+            self._layout_key = key
+            return self.publish()
+        self._background = None
         if relayout:
             for ax in fig.axes:
                 spec = ax.get_subplotspec()
@@ -279,15 +306,86 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
             for text, place in self._title_places:
                 text.set_position(place)
         try:
-            fig.canvas.draw()
+            # the parts that move with the zero point left out of this draw, the
+            # background kept, then those parts drawn over it
+            with _animated(moving):
+                fig.canvas.draw()
+            _, kept, frames = still
+            for ax in frames:                   # the Axes' backgrounds under the parts kept
+                fig.draw_artist(ax.patch)
+            for artist in kept:
+                fig.draw_artist(artist)
+            background = fig.canvas.copy_from_bbox(fig.bbox)
+            self._draw_moving(moving, still)
         finally:
             fig.set_layout_engine("constrained")
+        self._background = (static_key, background, self._places())
         if relayout:
             self._title_places = [(t, t.get_position()) for sub in fig.subfigs for t in sub.texts]
             self._placed = self._places()
             key = self.layout_key()                 # the Axes where the layout put them
         self._layout_key = key
         return self.publish()
+
+    def _static_and_moving(self) -> tuple[tuple[list, list], list]:
+        """What a zero-point change leaves alike, and what it moves.
+
+        ``((Axes, titles), moving)``: the accumulators' Axes (they do not depend on the
+        zero point) and the titles of the other panels that do not either (2. and 4. of
+        the chain, the wrong ReLU and its pool); ``moving``: every other artist of the
+        two subfigures (their Axes, without those titles, and the chain's suptitle), in
+        drawing order."""
+        chain, relu = self.chain_plot.axes, self.relu_plot.axes
+        still_axes = [chain["accumulators"]]
+        kept = [chain["codes"].title, chain["pooled"].title]
+        kept += [relu[name].title for name in ("wrong", "pooled_wrong") if name in relu]
+        # the code axis of the transfer plot (ticks, grid lines, label) follows the dtype
+        # only; it lies on the Axes' background, under everything else drawn there
+        kept.append(relu["transfer"].xaxis)
+        moving = []
+        for sub in self.figure.subfigs:
+            for artist in sorted(sub.get_children(), key=lambda a: a.get_zorder()):
+                if artist is not sub.patch and artist not in still_axes:
+                    moving.append(artist)
+        return (still_axes, kept, [relu["transfer"]]), moving
+
+    def _static_key(self) -> tuple:
+        """What the parts a zero-point change leaves alike depend on: every control but the
+        zero point, and the texts of the titles kept."""
+        controls = (self.preset, self.multiplier, self.rounding, self.dtype, self.scale,
+                    self.kernel, self.stride, *self.cell)
+        transfer = self.relu_plot.line_ax
+        titles = self._static_and_moving()[0][1][:-1]
+        return (tuple(c.value for c in controls), self._shapes,
+                tuple(t.get_text() for t in titles), transfer.get_xlabel(),
+                tuple(transfer.get_xticks()), tuple(transfer.get_xlim()))
+
+    def _draw_moving(self, moving, still) -> None:
+        """Draw ``moving`` over a background that holds ``still`` (the parts kept left out,
+        and the backgrounds of the Axes they lie on, which would cover them)."""
+        fig = self.figure
+        _, kept, frames = still
+        for ax in frames:
+            ax.set_frame_on(False)
+        try:
+            with _animated(kept):
+                for artist in moving:
+                    fig.draw_artist(artist)
+        finally:
+            for ax in frames:
+                ax.set_frame_on(True)
+
+    def _blit(self, background, still, moving) -> None:
+        """Restore ``background`` and draw ``moving`` over it (the titles kept left out)."""
+        fig = self.figure
+        fig.set_layout_engine("none")
+        for text, place in self._title_places:
+            text.set_position(place)
+        try:
+            fig.canvas.restore_region(background)
+            self._draw_moving(moving, still)
+        finally:
+            fig.set_layout_engine("constrained")
 
     def _places(self) -> tuple:
         """Where the Axes are on the canvas (pixels)."""

@@ -242,12 +242,16 @@ def index_labels(ax, texts, rows: int, cols: int) -> None:
     ax.set_ylim(rows - 0.5 + m, -0.5)
 
 
-def empty_axes(ax) -> None:
+def empty_axes(ax, keep_real_axis: bool = False) -> None:
     """Remove everything a plot drew on ``ax`` (lines, patches, texts, images, collections,
     legend, secondary axes), so that a plot can draw on it again: cheaper than a new Axes.
-    The plots set every title, label, limit and tick they show."""
+    The plots set every title, label, limit and tick they show.  With ``keep_real_axis``
+    the real-value axis of a transfer plot (gid ``"real-axis"``) stays: the next
+    :func:`plot_zero_point_relu` on ``ax`` sets it again instead of making a new one."""
+    children = [a for a in ax.child_axes
+                if not (keep_real_axis and a.get_gid() == "real-axis")]
     for artist in [*ax.lines, *ax.patches, *ax.texts, *ax.images, *ax.collections,
-                   *ax.child_axes]:
+                   *children]:
         artist.remove()
     legend = ax.get_legend()
     if legend is not None:
@@ -545,8 +549,16 @@ def _draw_transfer(ax, scale, zp, dtype, qmin, qmax, block, fs):
     ax.tick_params(labelsize=fs(9))
     ax.set_xlabel(f"input code q ({dtype}, {qmin} .. {qmax})", fontsize=fs(10.5))
     ax.set_ylabel("real value after ReLU", fontsize=fs(10.5))
-    real_axis = ax.secondary_xaxis("top", functions=(lambda q: (q - zp) * scale,
-                                                     lambda r: r / scale + zp))
+    functions = (lambda q: (q - zp) * scale, lambda r: r / scale + zp)
+    # a real-value axis kept on ``ax`` (empty_axes(ax, keep_real_axis=True)) is set again
+    # (new functions, ticks, label): cheaper than a new secondary Axes
+    real_axis = next((child for child in ax.child_axes if child.get_gid() == "real-axis"),
+                     None)
+    if real_axis is None:
+        real_axis = ax.secondary_xaxis("top", functions=functions)
+        real_axis.set_gid("real-axis")
+    else:
+        real_axis.set_functions(functions)
     real_ticks = nice_ticks(y_lo, y_top)
     # no label at the right end, where it would reach past the Axes (towards the panels
     # beside it) and a layout would make room for it, moving the plot with the zero point
