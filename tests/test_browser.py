@@ -520,3 +520,210 @@ def test_pdf_handout(decks, tmp_path):
     assert data.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page\b", data))
     assert pages >= 3  # one page per slide at least
+
+
+# ------------------------------------------------------------------------- keyboard
+
+#: every control of the widgets a student can use (a slider's handle, its typed readout,
+#: dropdowns, buttons, toggle buttons, checkboxes, text boxes), visible and not disabled;
+#: each is given a number (data-pooltutor-kb) and its unfocused look is recorded
+_MARK_CONTROLS = """() => {
+  const sel = ['.jupyter-widgets [role=slider]', '.jupyter-widgets .widget-readout',
+               '.jupyter-widgets select', '.jupyter-widgets button',
+               '.jupyter-widgets input', '.jupyter-widgets textarea'].join(', ');
+  const look = (el) => { const s = getComputedStyle(el);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' / '); };
+  const kind = (el) => el.getAttribute('role') === 'slider' ? 'slider'
+    : el.classList.contains('widget-readout') ? 'readout'
+    : el.tagName === 'SELECT' ? 'dropdown'
+    : el.tagName === 'BUTTON' ? (el.closest('.widget-toggle-buttons') ? 'toggle buttons'
+        : el.classList.contains('widget-toggle-button') ? 'toggle button' : 'button')
+    : el.type === 'checkbox' ? 'checkbox' : 'text';
+  const found = [];
+  document.activeElement && document.activeElement.blur();
+  document.querySelectorAll(sel).forEach((el) => {
+    const box = el.getBoundingClientRect();
+    const hidden = el.closest('[hidden], [aria-hidden=true]') || box.width === 0
+      || getComputedStyle(el).visibility === 'hidden';
+    const off = el.disabled || el.closest('[disabled]') || el.closest('.mod-disabled')
+      || el.getAttribute('contenteditable') === 'false' || el.type === 'hidden';
+    if (hidden || off) { return; }
+    el.setAttribute('data-pooltutor-kb', String(found.length));
+    found.push({id: found.length, kind: kind(el), look: look(el),
+                name: (el.getAttribute('aria-label') || el.textContent || el.title
+                       || el.getAttribute('placeholder') || '').trim().slice(0, 40)});
+  });
+  return found;
+}"""
+
+#: what has the focus: its number, how it looks, and the contrast of its outline against
+#: what is around it (the first opaque background of its parents; white at the top)
+_FOCUSED = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) { return null; }
+  const s = getComputedStyle(el);
+  const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) { return null; } const v = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const lum = (c) => { const f = (x) => { x /= 255;
+      return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  let back = [255, 255, 255, 1];
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const c = rgba(getComputedStyle(p).backgroundColor);
+    if (c && c[3] > 0.5) { back = c; break; }
+  }
+  const ring = rgba(s.outlineColor) || [0, 0, 0, 0];
+  const [a, b] = [lum(ring), lum(back)];
+  return {id: el.getAttribute('data-pooltutor-kb'), tag: el.tagName,
+          look: [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' / '),
+          style: s.outlineStyle, width: parseFloat(s.outlineWidth) || 0,
+          contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), alpha: ring[3]};
+}"""
+
+#: the focus indicator's least contrast against its surroundings (WCAG 2.1 SC 1.4.11)
+FOCUS_CONTRAST = 3.0
+
+
+def _tab_through(page) -> tuple[list[dict], dict[str, dict]]:
+    """Tab from the top of ``page`` until the focus comes back round; return the marked
+    controls and what each one looked like when Tab reached it (by its number)."""
+    controls = page.evaluate(_MARK_CONTROLS)
+    tabbable = page.evaluate(
+        "() => document.querySelectorAll('a[href], button, input, select, textarea, "
+        "[tabindex]:not([tabindex=\"-1\"]), [contenteditable=true]').length")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    reached, first = {}, None
+    for _ in range(tabbable + 20):
+        page.keyboard.press("Tab")
+        now = page.evaluate(_FOCUSED)
+        if now is None:
+            continue
+        key = (now["tag"], now["id"], now["look"])
+        if first is None:
+            first = key
+        elif key == first and reached:
+            break
+        if now["id"] is not None:
+            reached.setdefault(now["id"], now)
+    return controls, reached
+
+
+def _focus_problems(controls, reached) -> list[str]:
+    problems = []
+    for c in controls:
+        name = f"{c['kind']} {c['name']!r} (#{c['id']})"
+        seen = reached.get(str(c["id"]))
+        if seen is None:
+            problems.append(f"{name}: Tab never reaches it")
+        elif seen["style"] == "none" or seen["width"] <= 0 or seen["alpha"] < 0.5:
+            problems.append(f"{name}: no visible focus outline ({seen['look']})")
+        elif seen["look"] == c["look"]:
+            problems.append(f"{name}: looks the same focused and not ({seen['look']})")
+        elif seen["contrast"] < FOCUS_CONTRAST:
+            problems.append(f"{name}: focus outline contrast {seen['contrast']:.2f} < "
+                            f"{FOCUS_CONTRAST} ({seen['look']})")
+    return problems
+
+
+def _operate(page, locator, key: str, timeout: float = 15_000) -> bool:
+    """Focus ``locator``, press ``key``; whether the page then shows something else within
+    ``timeout`` ms."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    locator.scroll_into_view_if_needed()
+    before = page.evaluate(_PICTURE)
+    locator.focus()
+    page.keyboard.press(key)
+    try:
+        page.wait_for_function(f"before => ({_PICTURE})() !== before", arg=before,
+                               timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+#: reached controls per course page (for the accessibility note)
+KEYBOARD_COUNTS: dict[str, int] = {}
+
+
+@pytest.mark.parametrize("name", COURSE_NAMES)
+def test_app_pages_every_control_is_reached_by_tab_with_a_visible_focus(app_pages, name):
+    page = app_pages[name]
+    controls, reached = _tab_through(page)
+    problems = _focus_problems(controls, reached)
+    assert not problems, "\n".join(problems)
+    KEYBOARD_COUNTS[name] = len(controls)
+    print(f"{name}: {len(controls)} controls reached by Tab, "
+          f"{sorted({c['kind'] for c in controls})}")
+
+
+@pytest.mark.parametrize("name", COURSE_NAMES)
+def test_app_pages_slider_and_dropdown_or_toggle_work_from_the_keyboard(app_pages, name):
+    """The first slider moves with an arrow key, a dropdown with the down arrow (the first
+    one whose change shows: a rule can leave a picture without padding as it was) and the
+    first toggle button with Enter; each changes what the page shows."""
+    page = app_pages[name]
+    handles = page.locator(ENABLED_HANDLE)
+    if handles.count():
+        handle = handles.first
+        top = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+        assert _operate(page, handle, "ArrowLeft" if top else "ArrowRight"), "slider"
+    selects = page.locator(".jupyter-widgets select:not([disabled]) >> visible=true")
+    shown = []
+    for k in range(min(selects.count(), 4)):
+        select = selects.nth(k)
+        last = select.evaluate("s => s.selectedIndex === s.options.length - 1")
+        old = select.input_value()
+        shown.append(_operate(page, select, "ArrowUp" if last else "ArrowDown", 6_000))
+        assert select.input_value() != old, f"dropdown {k}: the key did not change it"
+        if shown[-1]:
+            break
+    assert not shown or shown[-1], "no dropdown changed the picture"
+    toggles = page.locator(".widget-toggle-buttons button:not(.mod-active):not([disabled])"
+                           " >> visible=true")
+    if toggles.count():
+        assert _operate(page, toggles.first, "Enter"), "toggle buttons"
+
+
+def test_app_course_has_sliders_dropdowns_and_toggles_to_operate(app_pages):
+    """The keyboard test above operates each kind of control somewhere in the course."""
+    kinds = {k: sum(app_pages[n].locator(sel).count() for n in COURSE_NAMES) for k, sel in
+             {"slider": ENABLED_HANDLE, "dropdown": ".jupyter-widgets select",
+              "toggle": ".widget-toggle-buttons button"}.items()}
+    assert all(kinds.values()), kinds
+
+
+def _slides_with_widgets(page) -> list[str]:
+    return page.evaluate("""() => {
+        const found = [];
+        const tops = Array.from(document.querySelectorAll('.reveal .slides > section'));
+        for (const [h, top] of tops.entries()) {
+          const leaves = Array.from(top.querySelectorAll(':scope > section'));
+          for (const [v, leaf] of (leaves.length ? leaves : [top]).entries()) {
+            if (leaf.querySelector('.jupyter-widgets [role=slider]')) found.push(`#/${h}/${v}`);
+          }
+        }
+        return found; }""")
+
+
+@pytest.mark.parametrize("name", COURSE_NAMES)
+def test_offline_deck_kernel_free_controls_are_reached_by_tab(decks, deck_page, name):
+    """Every slide of a deck with kernel-free controls (frames_widget: Play, slider): Tab
+    reaches each with a visible focus, and the slider's arrow key changes the frame."""
+    page = deck_page
+    deck = decks / f"{name}{slides.DECK_SUFFIX}"
+    _open_deck(page, deck)
+    where = _slides_with_widgets(page)
+    for fragment in where:
+        page.goto(deck.as_uri() + fragment)
+        page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
+        page.wait_for_timeout(800)                      # reveal.js' transition
+        controls, reached = _tab_through(page)
+        assert [c for c in controls if c["kind"] == "slider"], fragment
+        problems = _focus_problems(controls, reached)
+        assert not problems, fragment + "\n" + "\n".join(problems)
+        handle = page.locator("section.present .noUi-handle >> visible=true").first
+        assert _operate(page, handle, "ArrowRight"), fragment
+        assert page.evaluate("() => location.hash") == fragment
+    KEYBOARD_COUNTS[f"deck {name}"] = len(where)
