@@ -206,7 +206,7 @@ def test_adaptive_bins_are_labelled_and_right_wrong_windows_differ_beyond_colour
     # 2-D bins: neighbours differ in their edge's line style
     q = plot_adaptive_bins((5, 7), (3, 2), out_index=(1, 1), show_fixed=True)
     bins2 = [a for a in q.figure.axes[0].patches if a.get_gid() == "bin"]
-    for a, b in zip(bins2, bins2[1:]):
+    for a, b in zip(bins2[:-1], bins2[1:], strict=True):
         assert not only_colour_differs(a, b)
 
 
