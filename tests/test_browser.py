@@ -737,7 +737,7 @@ def _slides_with_widgets(page) -> list[str]:
         return found; }""")
 
 
-@pytest.mark.parametrize("name", COURSE_NAMES)
+@pytest.mark.parametrize("name", DECK_NAMES)
 def test_offline_deck_kernel_free_controls_are_reached_by_tab(decks, deck_page, name):
     """Every slide of a deck with kernel-free controls (frames_widget: Play, slider): Tab
     reaches each with a visible focus, and the slider's arrow key changes the frame."""
@@ -745,15 +745,22 @@ def test_offline_deck_kernel_free_controls_are_reached_by_tab(decks, deck_page, 
     deck = decks / f"{name}{slides.DECK_SUFFIX}"
     _open_deck(page, deck)
     where = _slides_with_widgets(page)
+    if name in (DEMO_NAME, "01_window_placement"):
+        assert where, "the stepper's slide is missing"
+    reached = 0
     for fragment in where:
         page.goto(deck.as_uri() + fragment)
         page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
         page.wait_for_timeout(800)                      # reveal.js' transition
-        controls, reached = _tab_through(page)
+        controls, seen = _tab_through(page)
         assert [c for c in controls if c["kind"] == "slider"], fragment
-        problems = _focus_problems(controls, reached)
+        problems = _focus_problems(controls, seen)
         assert not problems, fragment + "\n" + "\n".join(problems)
+        reached += len(controls)
         handle = page.locator("section.present .noUi-handle >> visible=true").first
+        here = page.evaluate("() => location.hash")       # as reveal.js writes it
         assert _operate(page, handle, "ArrowRight"), fragment
-        assert page.evaluate("() => location.hash") == fragment
-    KEYBOARD_COUNTS[f"deck {name}"] = len(where)
+        assert page.evaluate("() => location.hash") == here   # the slider moved, not the deck
+    KEYBOARD_COUNTS[f"deck {name}"] = reached
+    print(f"deck {name}: {len(where)} slide(s) with kernel-free controls, {reached} "
+          f"controls reached by Tab")
