@@ -68,10 +68,12 @@ __all__ = [
     "plot_adaptive_bins",
 ]
 
-#: Bins are coloured in turn from the Okabe-Ito palette (neighbours always differ; safe for
-#: the common colour vision deficiencies).
-BIN_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-              "#000000")
+#: Bins are coloured in turn from these six (neighbours always differ): each edge at least
+#: 3:1 on white, every pair and each against the window and winner marks drawn over the
+#: bins told apart under protanopia, deuteranopia and tritanopia
+#: (tests/viz/test_colour_blind_palette.py; Okabe-Ito's yellow, orange and sky blue were
+#: too light on white, its vermilion too close to the window mark).
+BIN_COLORS = ("#0b57d0", "#8c510a", "#009e73", "#8073ac", "#000000", "#332288")
 
 #: 2-D bins: the edge line style of bin ``(i, j)`` is ``BIN_LINESTYLES[2*(i%2) + j%2]``, so
 #: that neighbours along either axis differ without colour too.

@@ -66,13 +66,16 @@ LAYOUT_USERS_SHORT = MappingProxyType({
     "nhwc_batch": "TensorFlow include_batch_in_index",
 })
 
-#: One colour per layout, used for its arrows, its title and its row in the table.
+#: One colour per layout, used for its arrows, its title and its row in the table: dark
+#: enough for arrows on light cells (>= 3:1 on white) and told apart under protanopia,
+#: deuteranopia and tritanopia (tests/viz/test_colour_blind_palette.py; matplotlib's
+#: blue / purple and green / red are not).
 LAYOUT_COLORS = MappingProxyType({
-    "plane": "#1f77b4",
-    "tensor": "#2ca02c",
-    "tensor_colmajor": "#9467bd",
-    "nhwc": "#d62728",
-    "nhwc_batch": "#8c564b",
+    "plane": "#0072b2",
+    "tensor": "#009e73",
+    "tensor_colmajor": "#332288",
+    "nhwc": "#882255",
+    "nhwc_batch": "#000000",
 })
 
 #: The largest tensor drawn (every element gets a cell in every panel).

@@ -433,14 +433,22 @@ AXE_CORE = js_assets.JSPackage(
     "axe-core", "4.14.1",
     "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
     ("axe.min.js", "LICENSE"), "axe-core")
-#: WCAG 2.1 A and AA rules
+#: WCAG 2.1 A and AA rules (text contrast AA, "color-contrast", among them: its counts of
+#: elements checked are kept, so that a run that skipped it fails)
 AXE_RUN = """async () => {
   const r = await axe.run(document, {runOnly: {type: 'tag',
     values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
-  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+  const count = (list) => list.filter(v => v.id === 'color-contrast')
+    .reduce((n, v) => n + v.nodes.length, 0);
+  return {violations: r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
     .map(v => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 3)
-      .map(n => n.target.join(' ') + ' ' + n.failureSummary.replace(/\\s+/g, ' ')).join(' | '));
+      .map(n => n.target.join(' ') + ' ' + n.failureSummary.replace(/\\s+/g, ' ')).join(' | ')),
+    contrast: {passes: count(r.passes), violations: count(r.violations),
+               incomplete: count(r.incomplete)}};
 }"""
+#: text contrast counts of each audited page (elements that pass / fail / axe could not
+#: decide, e.g. text over a picture), for the accessibility note
+CONTRAST_COUNTS: dict[str, dict] = {}
 
 
 @pytest.fixture(scope="module")
@@ -452,10 +460,18 @@ def axe_script() -> str:
         return tar.extractfile("package/axe.min.js").read().decode("utf-8")
 
 
-def _violations(page, axe_script) -> list[str]:
+def _violations(page, axe_script, name: str | None = None) -> list[str]:
+    """axe-core's serious and critical WCAG 2.1 AA violations on ``page``; its text contrast
+    check must have run on some text (recorded under ``name``)."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(content=axe_script)
-    return page.evaluate(AXE_RUN)
+    result = page.evaluate(AXE_RUN)
+    contrast = result["contrast"]
+    assert contrast["passes"] + contrast["violations"] > 0, "the text contrast check did not run"
+    if name is not None:
+        CONTRAST_COUNTS[name] = contrast
+        print(f"{name}: text contrast {contrast}")
+    return result["violations"]
 
 
 COURSE_NAMES = [p.stem for p in NOTEBOOKS]     # the demo is a test notebook of plain figures
@@ -467,7 +483,7 @@ def test_app_pages_pass_the_accessibility_check(app_pages, axe_script, name):
     violation (every picture described, every control named, text contrast AA)."""
     page = app_pages[name]
     page.wait_for_timeout(300)          # the page's accessibility script names new widgets
-    assert _violations(page, axe_script) == []
+    assert _violations(page, axe_script, f"app {name}") == []
 
 
 def test_app_explorer_picture_is_described_and_follows_it(app_pages):
@@ -551,12 +567,12 @@ def test_offline_decks_pass_the_accessibility_check(decks, deck_page, axe_script
     deck = decks / f"{name}{slides.DECK_SUFFIX}"
     _open_deck(page, deck)
     page.wait_for_timeout(300)
-    assert _violations(page, axe_script) == []
+    assert _violations(page, axe_script, f"deck {name}") == []
     page.goto(deck.as_uri() + "?print-pdf")
     page.wait_for_selector(".pdf-page", timeout=30_000)
     page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
     page.wait_for_timeout(500)
-    assert _violations(page, axe_script) == []
+    assert _violations(page, axe_script, f"deck {name} print view") == []
     alts = page.evaluate("() => Array.from(document.images).map(i => i.alt)")
     assert alts and all(len(a) >= 10 for a in alts), alts
 
@@ -617,3 +633,231 @@ def test_pdf_handout(decks, tmp_path):
     assert data.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page\b", data))
     assert pages >= 3  # one page per slide at least
+
+
+# ------------------------------------------------------------------------- keyboard
+
+#: every control of the widgets a student can use (a slider's handle, its typed readout,
+#: dropdowns, buttons, toggle buttons, checkboxes, text boxes), visible and not disabled;
+#: each is given a number (data-pooltutor-kb) and its unfocused look is recorded
+_MARK_CONTROLS = """() => {
+  const sel = ['.jupyter-widgets [role=slider]', '.jupyter-widgets .widget-readout',
+               '.jupyter-widgets select', '.jupyter-widgets button',
+               '.jupyter-widgets input', '.jupyter-widgets textarea'].join(', ');
+  const look = (el) => { const s = getComputedStyle(el);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' / '); };
+  const kind = (el) => el.getAttribute('role') === 'slider' ? 'slider'
+    : el.classList.contains('widget-readout') ? 'readout'
+    : el.tagName === 'SELECT' ? 'dropdown'
+    : el.tagName === 'BUTTON' ? (el.closest('.widget-toggle-buttons') ? 'toggle buttons'
+        : el.classList.contains('widget-toggle-button') ? 'toggle button' : 'button')
+    : el.type === 'checkbox' ? 'checkbox' : 'text';
+  const found = [];
+  document.activeElement && document.activeElement.blur();
+  document.querySelectorAll(sel).forEach((el) => {
+    const box = el.getBoundingClientRect();
+    const hidden = el.closest('[hidden], [aria-hidden=true]') || box.width === 0
+      || getComputedStyle(el).visibility === 'hidden';
+    const off = el.disabled || el.closest('[disabled]') || el.closest('.mod-disabled')
+      || el.getAttribute('contenteditable') === 'false' || el.type === 'hidden';
+    if (hidden || off) { return; }
+    el.setAttribute('data-pooltutor-kb', String(found.length));
+    found.push({id: found.length, kind: kind(el), look: look(el),
+                name: (el.getAttribute('aria-label') || el.textContent || el.title
+                       || el.getAttribute('placeholder') || '').trim().slice(0, 40)});
+  });
+  return found;
+}"""
+
+#: what has the focus: its number, how it looks, and the contrast of its outline against
+#: what is around it (the first opaque background of its parents; white at the top)
+_FOCUSED = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) { return null; }
+  const s = getComputedStyle(el);
+  const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) { return null; } const v = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const lum = (c) => { const f = (x) => { x /= 255;
+      return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  let back = [255, 255, 255, 1];
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const c = rgba(getComputedStyle(p).backgroundColor);
+    if (c && c[3] > 0.5) { back = c; break; }
+  }
+  const ring = rgba(s.outlineColor) || [0, 0, 0, 0];
+  const [a, b] = [lum(ring), lum(back)];
+  return {id: el.getAttribute('data-pooltutor-kb'), tag: el.tagName,
+          look: [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' / '),
+          style: s.outlineStyle, width: parseFloat(s.outlineWidth) || 0,
+          contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), alpha: ring[3]};
+}"""
+
+#: the focus indicator's least contrast against its surroundings (WCAG 2.1 SC 1.4.11)
+FOCUS_CONTRAST = 3.0
+
+
+def _tab_through(page) -> tuple[list[dict], dict[str, dict]]:
+    """Tab from the top of ``page`` until the focus comes back round; return the marked
+    controls and what each one looked like when Tab reached it (by its number)."""
+    controls = page.evaluate(_MARK_CONTROLS)
+    tabbable = page.evaluate(
+        "() => document.querySelectorAll('a[href], button, input, select, textarea, "
+        "[tabindex]:not([tabindex=\"-1\"]), [contenteditable=true]').length")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    reached, first = {}, None
+    for _ in range(tabbable + 20):
+        page.keyboard.press("Tab")
+        now = page.evaluate(_FOCUSED)
+        if now is None:
+            continue
+        key = (now["tag"], now["id"], now["look"])
+        if first is None:
+            first = key
+        elif key == first and reached:
+            break
+        if now["id"] is not None:
+            reached.setdefault(now["id"], now)
+    return controls, reached
+
+
+def _focus_problems(controls, reached) -> list[str]:
+    problems = []
+    for c in controls:
+        name = f"{c['kind']} {c['name']!r} (#{c['id']})"
+        seen = reached.get(str(c["id"]))
+        if seen is None:
+            problems.append(f"{name}: Tab never reaches it")
+        elif seen["style"] == "none" or seen["width"] <= 0 or seen["alpha"] < 0.5:
+            problems.append(f"{name}: no visible focus outline ({seen['look']})")
+        elif seen["look"] == c["look"]:
+            problems.append(f"{name}: looks the same focused and not ({seen['look']})")
+        elif seen["contrast"] < FOCUS_CONTRAST:
+            problems.append(f"{name}: focus outline contrast {seen['contrast']:.2f} < "
+                            f"{FOCUS_CONTRAST} ({seen['look']})")
+    return problems
+
+
+def _operate(page, locator, key: str, timeout: float = 15_000) -> bool:
+    """Focus ``locator``, press ``key``; whether the page then shows something else within
+    ``timeout`` ms."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    locator.scroll_into_view_if_needed()
+    before = page.evaluate(_PICTURE)
+    locator.focus()
+    page.keyboard.press(key)
+    try:
+        page.wait_for_function(f"before => ({_PICTURE})() !== before", arg=before,
+                               timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def _operate_dropdowns(page, selects) -> list[bool]:
+    """Press the down arrow (up on the last option) on each of the first dropdowns until
+    one changes the picture; whether each did.  Each key must change its dropdown."""
+    shown = []
+    for k in range(min(selects.count(), 4)):
+        select = selects.nth(k)
+        last = select.evaluate("s => s.selectedIndex === s.options.length - 1")
+        old = select.input_value()
+        shown.append(_operate(page, select, "ArrowUp" if last else "ArrowDown", 6_000))
+        assert select.input_value() != old, f"dropdown {k}: the key did not change it"
+        if shown[-1]:
+            break
+    return shown
+
+
+#: reached controls per course page (for the accessibility note)
+KEYBOARD_COUNTS: dict[str, int] = {}
+
+
+@pytest.mark.parametrize("name", COURSE_NAMES)
+def test_app_pages_every_control_is_reached_by_tab_with_a_visible_focus(app_pages, name):
+    page = app_pages[name]
+    controls, reached = _tab_through(page)
+    problems = _focus_problems(controls, reached)
+    assert not problems, "\n".join(problems)
+    KEYBOARD_COUNTS[name] = len(controls)
+    print(f"{name}: {len(controls)} controls reached by Tab, "
+          f"{sorted({c['kind'] for c in controls})}")
+
+
+@pytest.mark.parametrize("name", COURSE_NAMES)
+def test_app_pages_slider_and_dropdown_or_toggle_work_from_the_keyboard(app_pages, name):
+    """The first slider moves with an arrow key, a dropdown with the down arrow (the first
+    one whose change shows: a rule can leave a picture without padding as it was) and the
+    first toggle button with Enter; each changes what the page shows."""
+    page = app_pages[name]
+    handles = page.locator(ENABLED_HANDLE)
+    if handles.count():
+        handle = handles.first
+        top = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+        assert _operate(page, handle, "ArrowLeft" if top else "ArrowRight"), "slider"
+    selects = page.locator(".jupyter-widgets select:not([disabled]) >> visible=true")
+    shown = _operate_dropdowns(page, selects)
+    if shown and not shown[-1]:
+        # a padding rule changes nothing on a picture without padding: give it some
+        pad = page.locator(".noUi-target:not([disabled]) [role=slider][aria-label*=pad]"
+                           " >> visible=true")
+        if pad.count():
+            assert _operate(page, pad.first, "ArrowRight"), "padding slider"
+            shown = _operate_dropdowns(page, selects)
+    assert not shown or shown[-1], "no dropdown changed the picture"
+    toggles = page.locator(".widget-toggle-buttons button:not(.mod-active):not([disabled])"
+                           " >> visible=true")
+    if toggles.count():
+        assert _operate(page, toggles.first, "Enter"), "toggle buttons"
+
+
+def test_app_course_has_sliders_dropdowns_and_toggles_to_operate(app_pages):
+    """The keyboard test above operates each kind of control somewhere in the course."""
+    kinds = {k: sum(app_pages[n].locator(sel).count() for n in COURSE_NAMES) for k, sel in
+             {"slider": ENABLED_HANDLE, "dropdown": ".jupyter-widgets select",
+              "toggle": ".widget-toggle-buttons button"}.items()}
+    assert all(kinds.values()), kinds
+
+
+def _slides_with_widgets(page) -> list[str]:
+    return page.evaluate("""() => {
+        const found = [];
+        const tops = Array.from(document.querySelectorAll('.reveal .slides > section'));
+        for (const [h, top] of tops.entries()) {
+          const leaves = Array.from(top.querySelectorAll(':scope > section'));
+          for (const [v, leaf] of (leaves.length ? leaves : [top]).entries()) {
+            if (leaf.querySelector('.jupyter-widgets [role=slider]')) found.push(`#/${h}/${v}`);
+          }
+        }
+        return found; }""")
+
+
+@pytest.mark.parametrize("name", DECK_NAMES)
+def test_offline_deck_kernel_free_controls_are_reached_by_tab(decks, deck_page, name):
+    """Every slide of a deck with kernel-free controls (frames_widget: Play, slider): Tab
+    reaches each with a visible focus, and the slider's arrow key changes the frame."""
+    page = deck_page
+    deck = decks / f"{name}{slides.DECK_SUFFIX}"
+    _open_deck(page, deck)
+    where = _slides_with_widgets(page)
+    if name in (DEMO_NAME, "01_window_placement"):
+        assert where, "the stepper's slide is missing"
+    reached = 0
+    for fragment in where:
+        page.goto(deck.as_uri() + fragment)
+        page.wait_for_function(_WIDGETS_RENDERED, timeout=30_000)
+        page.wait_for_timeout(800)                      # reveal.js' transition
+        controls, seen = _tab_through(page)
+        assert [c for c in controls if c["kind"] == "slider"], fragment
+        problems = _focus_problems(controls, seen)
+        assert not problems, fragment + "\n" + "\n".join(problems)
+        reached += len(controls)
+        handle = page.locator("section.present .noUi-handle >> visible=true").first
+        here = page.evaluate("() => location.hash")       # as reveal.js writes it
+        assert _operate(page, handle, "ArrowRight"), fragment
+        assert page.evaluate("() => location.hash") == here   # the slider moved, not the deck
+    KEYBOARD_COUNTS[f"deck {name}"] = reached
+    print(f"deck {name}: {len(where)} slide(s) with kernel-free controls, {reached} "
+          f"controls reached by Tab")
