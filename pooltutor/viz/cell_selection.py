@@ -135,7 +135,12 @@ class CellChooser:
         self.widget.add_class("pooltutor-cell-chooser")
         self.buttons: dict[tuple[int, ...], Any] = {}
         self.grid: OutputGrid | None = None
-        self._shown: dict[tuple[int, ...], tuple] = {}
+        # Buttons are kept and reused when the grid changes shape (a new stride, a new
+        # input size): making ~100 widgets anew on every parameter change cost the browser
+        # and the kernel a third of a second.  Button k shows the k-th cell (row-major).
+        self._pool: list[Any] = []
+        self._cells: list[tuple[int, ...]] = []
+        self._shown: dict[int, tuple] = {}
 
     def show(self, grid: OutputGrid | None, disabled: bool = False) -> None:
         """Mirror ``grid`` (None: no grid, the buttons go); only changed buttons are touched."""
@@ -144,7 +149,7 @@ class CellChooser:
         self.grid = grid
         if grid is None or int(np.prod(grid.shape)) > MAX_CELLS or len(grid.shape) > 2:
             self.box.children = ()
-            self.buttons, self._shown = {}, {}
+            self.buttons, self._cells, self._shown = {}, [], {}
             self.note.value = ("" if grid is None else
                                f"<i>{len(grid.shape)}-D output: choose the cell with the "
                                f"sliders</i>" if len(grid.shape) > 2 else
@@ -153,34 +158,35 @@ class CellChooser:
             self.heading.value = ""
             return
         cells = [tuple(int(i) for i in idx) for idx in np.ndindex(*grid.shape)]
-        if set(cells) != set(self.buttons) or len(grid.shape) != len(next(iter(self.buttons),
-                                                                           ())):
-            self.buttons, self._shown = {}, {}
-            for cell in cells:
-                button = widgets.Button(layout=widgets.Layout(width="auto", min_width="44px",
-                                                              height="30px"))
-                button.add_class("pooltutor-cell")
-                button.on_click(lambda _, cell=cell: self.on_select(cell))
-                self.buttons[cell] = button
-            columns = grid.shape[-1]
-            self.box.layout.grid_template_columns = f"repeat({columns}, max-content)"
-            self.box.children = [self.buttons[c] for c in cells]
-        for cell, label, description in zip(cells, grid.labels, grid.descriptions,
-                                            strict=True):
+        while len(self._pool) < len(cells):
+            k = len(self._pool)
+            button = widgets.Button(layout=widgets.Layout(width="auto", min_width="44px",
+                                                          height="30px"))
+            button.add_class("pooltutor-cell")
+            button.on_click(lambda _, k=k: self.on_select(self._cells[k]))
+            self._pool.append(button)
+        if cells != self._cells:
+            self._cells = cells
+            self.buttons = dict(zip(cells, self._pool, strict=False))
+            self.box.layout.grid_template_columns = f"repeat({grid.shape[-1]}, max-content)"
+            if len(self.box.children) != len(cells):
+                self.box.children = self._pool[:len(cells)]
+        for k, (cell, label, description) in enumerate(zip(cells, grid.labels,
+                                                           grid.descriptions, strict=True)):
             chosen = cell == grid.selected
             look = (f"[{label}]" if chosen else label, description + (" (chosen)" if chosen
                                                                       else ""),
                     chosen, disabled)
-            if self._shown.get(cell) == look:
+            if self._shown.get(k) == look:
                 continue
-            button = self.buttons[cell]
+            button = self._pool[k]
             button.description, button.tooltip = look[0], look[1]
             # dark blue, white bold text (contrast 10:1), and the brackets: not colour only
             button.style.button_color = CHOSEN_COLOR if chosen else None
             button.style.text_color = "white" if chosen else None
             button.style.font_weight = "bold" if chosen else "normal"
             button.disabled = disabled
-            self._shown[cell] = look
+            self._shown[k] = look
         where = (f": {html.escape(cell_name(grid.selected))}" if grid.selected is not None
                  else ": none chosen")
         self.heading.value = (f"<b>{html.escape(grid.title)}</b>{where} "
