@@ -79,11 +79,11 @@ import itertools
 import math
 import threading
 from dataclasses import dataclass, field
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar, cast, overload
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, DTypeLike
 
 from .errors import (
     PoolTutorError,
@@ -97,6 +97,7 @@ from .errors import (
 from .geometry import (
     AdaptiveAxis,
     AdaptiveGeometry,
+    AxisGeometry,
     PoolGeometry,
     adaptive_geometry,
     pool_geometry,
@@ -121,6 +122,10 @@ from .rules import (
     Rounding,
     Ties,
 )
+
+_T = TypeVar("_T")
+#: Per axis of a geometry: tap positions ``(O, K)``, is-input mask, in-padded-extent mask.
+_Table = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 __all__ = [
     "PoolResult",
@@ -167,11 +172,11 @@ class PoolResult:
     input: np.ndarray | None = field(default=None, repr=False)
     index_layout: IndexLayout = "plane"
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[np.ndarray | None]:
         """Unpack as ``y, indices = result`` (indices may be None)."""
         return iter((self.output, self.indices))
 
-    def explain(self, *index) -> str:
+    def explain(self, *index: Any) -> str:
         """Say in words how one output cell came about.
 
         ``index`` is ``(n, c, *out_spatial)``, or just ``out_spatial`` when
@@ -206,7 +211,7 @@ def _check_common(x: ArrayLike, kernel: int | Sequence[int], stride: int | Seque
     return x, geom
 
 
-def _plain(value) -> bool:
+def _plain(value: object) -> bool:
     """Whether ``value`` is made of Python ints, strings and tuples only (a safe cache key:
     ``1 == 1.0 == True`` hash alike, so floats, bools and numpy scalars are left out)."""
     if type(value) is tuple:
@@ -215,18 +220,19 @@ def _plain(value) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _cached(builder, *args):
+def _cached(builder: Callable[..., Any], *args: Any) -> Any:
     return builder(*args)
 
 
-def _geometry(builder, *args):
+def _geometry(builder: Callable[..., _T], *args: Any) -> _T:
     """``builder(*args)`` (pool_geometry or adaptive_geometry), remembered for plain
     arguments.  The geometries are frozen dataclasses of ints and tuples, so one object
     can serve every call with the same shapes; a notebook or an explorer pools the same
     shapes over and over, and for small inputs (adaptive 14 -> 7) working the geometry
     and the tap tables out again was a tenth of the time.  Errors are not cached."""
     if all(_plain(a) for a in args):
-        return _cached(builder, *args)
+        cached: _T = _cached(builder, *args)
+        return cached
     return builder(*args)
 
 
@@ -254,16 +260,17 @@ def _axis_shape(ndim: int, axis: int, length: int) -> tuple[int, ...]:
     return tuple(shape)
 
 
-def _axis_tap_tables(geom: PoolGeometry):
+def _axis_tap_tables(geom: PoolGeometry) -> tuple[_Table, ...]:
     """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds
     (read-only; remembered per geometry unless they are large)."""
     if sum(a.output_size * a.kernel for a in geom.axes) <= 1 << 14:
-        return _cached(_tap_tables, geom)
+        cached: tuple[_Table, ...] = _cached(_tap_tables, geom)
+        return cached
     return _tap_tables(geom)
 
 
-def _tap_tables(geom: PoolGeometry):
-    tables = []
+def _tap_tables(geom: PoolGeometry) -> tuple[_Table, ...]:
+    tables: list[_Table] = []
     for a in geom.axes:
         o = np.arange(a.output_size)[:, None]
         j = np.arange(a.kernel)[None, :]
@@ -277,9 +284,10 @@ def _tap_tables(geom: PoolGeometry):
     return tuple(tables)
 
 
-def _tap_mask(masks, tap, ndim):
+def _tap_mask(masks: Sequence[np.ndarray], tap: tuple[int, ...], ndim: int
+              ) -> np.ndarray | None:
     """Outer product over axes of the per-axis masks of ``tap``; None when all True."""
-    combined = None
+    combined: np.ndarray | None = None
     for axis, (mask, j) in enumerate(zip(masks, tap, strict=True)):
         column = mask[:, j]
         if column.all():
@@ -313,7 +321,8 @@ class _TapSource:
     how often every tap will be read).
     """
 
-    def __init__(self, x, geom: PoolGeometry, dtype, pad_fill, out_fill, passes: int = 1):
+    def __init__(self, x: np.ndarray, geom: PoolGeometry, dtype: np.dtype[Any], pad_fill: Any,
+                 out_fill: Any, passes: int = 1) -> None:
         self.geom = geom
         axes = geom.axes
         reach = [(a.output_size - 1) * a.stride + a.effective_kernel for a in axes]
@@ -330,6 +339,7 @@ class _TapSource:
         self.split = last.stride > 1 and (not in_place
                                           or taps * passes > 2 * math.prod(geom.stride))
         self.phases = last.stride if self.split else 1
+        self.src: np.ndarray
         if in_place and not self.split:
             self.src = x
             return
@@ -357,10 +367,12 @@ class _TapSource:
                 xs.append(slice(t0, t0 + (count - 1) * s + 1, s))
                 self.src[index] = x[tuple(xs)]
 
-    def _boxes(self, box):
+    def _boxes(self, box: Sequence[tuple[int, int]]
+               ) -> list[tuple[tuple[slice | int, ...], int, int]]:
         """The ``src`` indices of a frame box, one per phase, with the box's first frame
         coordinate and slot count on the last axis (phases without a slot are left out)."""
-        lead = (slice(None), slice(None)) + tuple(slice(lo, hi) for lo, hi in box[:-1])
+        lead: tuple[slice | int, ...] = (slice(None), slice(None)) + tuple(
+            slice(lo, hi) for lo, hi in box[:-1])
         lo, hi = box[-1]
         if not self.split:
             return [(lead + (slice(lo, hi),), lo, hi - lo)] if hi > lo else []
@@ -372,12 +384,12 @@ class _TapSource:
                 out.append((lead + (p, slice(m0, m1)), m0 * s + p, m1 - m0))
         return out
 
-    def _fill(self, box, value):
+    def _fill(self, box: Sequence[tuple[int, int]], value: Any) -> None:
         if all(hi > lo for lo, hi in box):
             for index, _, _ in self._boxes(box):
                 self.src[index] = value
 
-    def along_last(self, j) -> np.ndarray:
+    def along_last(self, j: int) -> np.ndarray:
         """A view ``(N, C, *frame[:-1], O_last)``: tap ``j`` of the last axis, every frame row."""
         a = self.geom.axes[-1]
         f = j * a.dilation
@@ -386,9 +398,9 @@ class _TapSource:
             return self.src[..., f % self.phases, q:q + a.output_size]
         return self.src[..., f:f + (a.output_size - 1) * a.stride + 1:a.stride]
 
-    def tap(self, tap) -> np.ndarray:
+    def tap(self, tap: tuple[int, ...]) -> np.ndarray:
         """A view ``(N, C, *out_spatial)``: the value of ``tap`` in every window."""
-        index = [slice(None), slice(None)]
+        index: list[slice | int] = [slice(None), slice(None)]
         last = self.geom.ndim - 1
         for axis, (a, j) in enumerate(zip(self.geom.axes, tap, strict=True)):
             f = j * a.dilation
@@ -403,7 +415,7 @@ class _TapSource:
 # --------------------------------------------------------------------------- box passes
 
 
-def _axis_tap_ranges(a):
+def _axis_tap_ranges(a: AxisGeometry | _Axis) -> list[tuple[int, int, int]]:
     """Per tap of one axis: ``(o0, o1, offset)``, the outputs ``o0 <= o < o1`` whose tap
     reads an input element, ``t = o*S + offset`` with ``offset = j*D - pad_begin``."""
     ranges = []
@@ -415,7 +427,7 @@ def _axis_tap_ranges(a):
     return ranges
 
 
-def _axis_groups(a):
+def _axis_groups(a: AxisGeometry | _Axis) -> list[tuple[int, int, list[int]]]:
     """The outputs of one axis in runs that read the same taps, with the taps' offsets.
 
     Tap ``j`` of output ``o`` reads input element ``t = o*S + j*D - pad_begin``;
@@ -431,7 +443,7 @@ def _axis_groups(a):
     """
     ranges = _axis_tap_ranges(a)
     cuts = sorted({0, a.output_size} | {v for lo, hi, _ in ranges if hi > lo for v in (lo, hi)})
-    groups = []
+    groups: list[tuple[int, int, list[int]]] = []
     for o0, o1 in zip(cuts[:-1], cuts[1:], strict=True):
         offs = [off for lo, hi, off in ranges if lo <= o0 and o1 <= hi]
         groups.append((o0, o1, offs))
@@ -450,7 +462,7 @@ class _Axis:
     output_size: int
 
 
-def _axis_steps(a):
+def _axis_steps(a: AxisGeometry | _Axis) -> list[tuple[AxisGeometry | _Axis, bool]]:
     """How one axis is reduced: ``[(axis_geometry, reads_source), ...]``, applied in turn.
 
     Tap by tap, a window of ``K`` costs ``K - 1`` ufunc passes over the
@@ -468,7 +480,7 @@ def _axis_steps(a):
     difference of two prefix sums carries the rounding of the whole row; even
     where :func:`_sums_are_exact` would make it exact, the cost rules it out.)
     """
-    whole = [(a, True)]
+    whole: list[tuple[AxisGeometry | _Axis, bool]] = [(a, True)]
     if a.dilation != 1 or a.kernel < 2 * a.stride:
         return whole
     q, r = divmod(a.kernel, a.stride)
@@ -477,8 +489,9 @@ def _axis_steps(a):
     blocks_cost = (a.stride - 1) * blocks + (q - 1) * a.output_size + r * a.output_size
     if blocks_cost >= taps_cost:
         return whole
-    steps = [(_Axis(a.stride, a.stride, 1, a.pad_begin, a.input_size, blocks), True),
-             (_Axis(q, 1, 1, 0, blocks, a.output_size), False)]
+    steps: list[tuple[AxisGeometry | _Axis, bool]] = [
+        (_Axis(a.stride, a.stride, 1, a.pad_begin, a.input_size, blocks), True),
+        (_Axis(q, 1, 1, 0, blocks, a.output_size), False)]
     if r:
         steps.append((_Axis(r, a.stride, 1, a.pad_begin - q * a.stride, a.input_size,
                             a.output_size), True))
@@ -489,7 +502,7 @@ _SCRATCH = threading.local()
 _SCRATCH_BYTES = 16 << 20
 
 
-def _scratch(shape, dtype, role):
+def _scratch(shape: Sequence[int], dtype: DTypeLike, role: Hashable) -> np.ndarray:
     """A work array for ``role`` (a pass's intermediate, never a result), kept between
     calls of the same shapes in this thread.
 
@@ -509,7 +522,7 @@ def _scratch(shape, dtype, role):
     if store is None:
         store = _SCRATCH.arrays = {}
     key = (role, tuple(shape), dtype.str)
-    array = store.pop(key, None)
+    array: np.ndarray | None = store.pop(key, None)
     if array is None:
         array = np.empty(shape, dtype=dtype)
         while store and sum(a.nbytes for a in store.values()) + nbytes > _SCRATCH_BYTES:
@@ -518,7 +531,9 @@ def _scratch(shape, dtype, role):
     return array
 
 
-def _axis_reduce(src, axis, steps, ufunc, dtype, empty, out=None):
+def _axis_reduce(src: np.ndarray, axis: int, steps: list[tuple[AxisGeometry | _Axis, bool]],
+                 ufunc: np.ufunc, dtype: DTypeLike, empty: Any, out: np.ndarray | None = None
+                 ) -> np.ndarray:
     """Reduce spatial axis ``axis`` of ``src`` by the steps of :func:`_axis_steps`."""
     (first, _), *rest = steps
     if not rest:
@@ -535,7 +550,9 @@ def _axis_reduce(src, axis, steps, ufunc, dtype, empty, out=None):
     return out
 
 
-def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
+def _axis_pass(src: np.ndarray, axis: int, a: AxisGeometry | _Axis,
+               groups: list[tuple[int, int, list[int]]], ufunc: np.ufunc, dtype: DTypeLike,
+               empty: Any, out: np.ndarray | None = None, into: bool = False) -> np.ndarray:
     """Reduce spatial axis ``axis`` of ``src`` over its taps: ``out[..., o, ...] =
     ufunc over the input taps of o``, one strided slice per tap and run of outputs.
 
@@ -562,7 +579,7 @@ def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
         # of :func:`_axis_groups` need more, shorter calls.  Each output still meets
         # each of its input taps once, as in the groups (the same maximum; the same
         # depth of additions, which is what the error bound of _avg_pool_fast counts).
-        def view(o0, o1, off):
+        def view(o0: int, o1: int, off: int) -> np.ndarray:
             return src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
                                      a.stride),)]
         rest = [r for r in ranges if not (r[0] == 0 and r[1] == a.output_size)]
@@ -589,19 +606,20 @@ def _axis_pass(src, axis, a, groups, ufunc, dtype, empty, out=None, into=False):
         views = [src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
                                    a.stride),)] for off in offs]
         if into:
-            for view in views:
-                ufunc(target, view, out=target, dtype=dtype)
+            for v in views:
+                ufunc(target, v, out=target, dtype=dtype)
             continue
         if len(views) == 1:
             np.copyto(target, views[0], casting="unsafe")
             continue
         ufunc(views[0], views[1], out=target, dtype=dtype)
-        for view in views[2:]:
-            ufunc(target, view, out=target, dtype=dtype)
+        for v in views[2:]:
+            ufunc(target, v, out=target, dtype=dtype)
     return out
 
 
-def _plane_chunks(shape, bytes_per_plane: int, budget: int = 1 << 20):
+def _plane_chunks(shape: tuple[int, ...], bytes_per_plane: int, budget: int = 1 << 20
+                  ) -> list[tuple[slice, slice]]:
     """``(n, c0, c1)`` blocks of whole ``(n, c)`` planes of about ``budget`` bytes of
     intermediate data each, so that a block's passes run in the cache (2 MiB of L2
     on the reference machine: one pass over a 3 MB array otherwise streams it from
@@ -615,7 +633,15 @@ def _plane_chunks(shape, bytes_per_plane: int, budget: int = 1 << 20):
             for i in range(n) for c0 in range(0, c, per_block)]
 
 
-def _box_reduce(x, geom: PoolGeometry, ufunc, dtype, empty, finish=None):
+@overload
+def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DTypeLike, empty: Any,
+                finish: None = None) -> np.ndarray: ...
+@overload
+def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DTypeLike, empty: Any,
+                finish: Callable[[tuple[slice, slice], np.ndarray], None]) -> None: ...
+def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DTypeLike, empty: Any,
+                finish: Callable[[tuple[slice, slice], np.ndarray], None] | None = None
+                ) -> np.ndarray | None:
     """Separable window passes: the reduction of every window, one spatial axis at a time.
 
     A window is a box (the product of one tap range per axis), and both the
@@ -656,16 +682,16 @@ def _box_reduce(x, geom: PoolGeometry, ufunc, dtype, empty, finish=None):
     return out
 
 
-def _max_values_clipped(x, geom: PoolGeometry, identity) -> np.ndarray:
+def _max_values_clipped(x: np.ndarray, geom: PoolGeometry, identity: Any) -> np.ndarray:
     """The window maxima when no padding tap takes part (values only): box passes
     straight on ``x``, an empty window ``identity``."""
     return _box_reduce(x, geom, np.maximum, x.dtype, identity)
 
 
-def _outer_and(columns, ndim):
+def _outer_and(columns: Sequence[np.ndarray | np.bool_], ndim: int) -> np.ndarray | None:
     """The outer AND over axes of per-axis boolean vectors, shaped ``(1, 1, *out_spatial)``;
     None when everything is True."""
-    combined = None
+    combined: np.ndarray | None = None
     for axis, column in enumerate(columns):
         if column.all():
             continue
@@ -674,7 +700,7 @@ def _outer_and(columns, ndim):
     return combined
 
 
-def _index_weights(input_shape, layout: str):
+def _index_weights(input_shape: Sequence[int], layout: str) -> tuple[int, int, list[int]]:
     """``(wn, wc, w)`` such that ``layout`` numbers element ``(n, c, *t)`` as
     ``n*wn + c*wc + sum(t[a] * w[a])``.
 
@@ -702,13 +728,13 @@ def _index_weights(input_shape, layout: str):
         f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")
 
 
-def _holds_nan(a) -> bool:
+def _holds_nan(a: np.ndarray) -> bool:
     """Whether float array ``a`` holds a NaN: ``np.max`` propagates NaN, and one reduction
     costs half of ``np.isnan(a).any()`` (a boolean array, then its reduction)."""
     return a.size > 0 and bool(np.isnan(np.max(a)))
 
 
-def _has_negative_zero(x) -> bool:
+def _has_negative_zero(x: np.ndarray) -> bool:
     return x.dtype.kind == "f" and bool(np.any((x == 0) & np.signbit(x)))
 
 
@@ -731,7 +757,9 @@ def _check_max_rules(x: np.ndarray, pad_taps: PadTaps, empty_value: EmptyValue,
         )
 
 
-def _running_max(taps, out_shape, dtype, nan_policy, ties):
+def _running_max(taps: Iterable[tuple[int, np.ndarray, np.ndarray | None]],
+                 out_shape: tuple[int, ...], dtype: DTypeLike, nan_policy: NanPolicy, ties: Ties
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Reduce ``(tap_id, values, mask)`` in scan order to the winner value and tap id.
 
     ``mask`` (broadcastable to ``out_shape``, or None for "every output")
@@ -853,8 +881,10 @@ def max_pool(
     return PoolResult(best, indices, geom, "max", rules, x, index_layout)
 
 
-def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, ties,
-                   return_indices, index_layout):
+def _max_pool_fast(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
+                   masks: Sequence[np.ndarray], pad_taps: PadTaps, empty_value: EmptyValue,
+                   empty_index: EmptyIndex, ties: Ties, return_indices: bool | np.bool_,
+                   index_layout: IndexLayout) -> tuple[np.ndarray, np.ndarray | None] | None:
     """Max pooling in two passes over the taps: values, then (if asked) winners.
 
     Exact whenever no window holds a NaN and no -0.0 can tie with a 0.0: it
@@ -932,18 +962,18 @@ def _max_pool_fast(x, geom, tables, masks, pad_taps, empty_value, empty_index, t
     return best, indices
 
 
-def _running_maximum(views) -> np.ndarray:
+def _running_maximum(views: Sequence[np.ndarray]) -> np.ndarray:
     """The elementwise maximum of equally shaped arrays: a new array, one in-place
     ``np.maximum`` per further array."""
     if len(views) == 1:
         return np.array(views[0], copy=True)
-    out = np.maximum(views[0], views[1])
+    out: np.ndarray = np.maximum(views[0], views[1])
     for view in views[2:]:
         np.maximum(out, view, out=out)
     return out
 
 
-def _prefer_separable(geom: PoolGeometry, lead) -> bool:
+def _prefer_separable(geom: PoolGeometry, lead: tuple[int, ...]) -> bool:
     """Whether reducing one axis at a time touches fewer elements than tap by tap."""
     axes = geom.axes
     if geom.ndim == 1:
@@ -959,7 +989,7 @@ def _prefer_separable(geom: PoolGeometry, lead) -> bool:
     return separable + calls < direct
 
 
-def _max_values(source: _TapSource, taps) -> np.ndarray:
+def _max_values(source: _TapSource, taps: Sequence[tuple[int, ...]]) -> np.ndarray:
     """The maximum over every window, tap by tap or one axis at a time.
 
     The maximum over a box is the maximum over its first axis of the maxima
@@ -989,7 +1019,9 @@ def _max_values(source: _TapSource, taps) -> np.ndarray:
     return z
 
 
-def _winner_codes(source, taps, best, masks, identity, ties):
+def _winner_codes(source: _TapSource, taps: Sequence[tuple[int, ...]], best: np.ndarray,
+                  masks: Sequence[np.ndarray], identity: Any, ties: Ties
+                  ) -> tuple[list[int], np.ndarray]:
     """Step 2 of :func:`_max_pool_fast`: per window, the code of the winning tap.
 
     Returns ``(codes, code)``: the code of every tap, and the array of winners' codes.
@@ -1019,7 +1051,9 @@ def _winner_codes(source, taps, best, masks, identity, ties):
     return codes, code
 
 
-def _indices_from_codes(code, codes, taps, input_shape, geom, index_layout):
+def _indices_from_codes(code: np.ndarray, codes: Sequence[int], taps: Sequence[tuple[int, ...]],
+                        input_shape: tuple[int, ...], geom: PoolGeometry, index_layout: str
+                        ) -> np.ndarray:
     """Step 3 of :func:`_max_pool_fast`: ``start(n, c, o) + offset(winning tap)``."""
     ndim = geom.ndim
     wn, wc, w = _index_weights(input_shape, index_layout)
@@ -1039,13 +1073,16 @@ def _indices_from_codes(code, codes, taps, input_shape, geom, index_layout):
     np.add(indices, start, out=indices)
     if wn or wc:
         n = np.arange(input_shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim)
-        c = np.arange(input_shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
-        np.add(indices, n * wn + c * wc, out=indices)
+        ch = np.arange(input_shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
+        np.add(indices, n * wn + ch * wc, out=indices)
     return indices
 
 
-def _max_pool_general(x, geom, tables, masks, extent, pad_taps, empty_value, empty_index,
-                      nan_policy, ties, return_indices, index_layout):
+def _max_pool_general(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
+                      masks: Sequence[np.ndarray], extent: list[tuple[int, int]],
+                      pad_taps: PadTaps, empty_value: EmptyValue, empty_index: EmptyIndex,
+                      nan_policy: NanPolicy, ties: Ties, return_indices: bool | np.bool_,
+                      index_layout: IndexLayout) -> tuple[np.ndarray, np.ndarray | None]:
     """Every rule, NaN included: one running comparison per tap, with masks."""
     ndim = geom.ndim
     out_shape = x.shape[:2] + geom.output_shape
@@ -1054,7 +1091,7 @@ def _max_pool_general(x, geom, tables, masks, extent, pad_taps, empty_value, emp
     xp = np.pad(x, [(0, 0), (0, 0)] + extent, mode="constant", constant_values=fill)
 
     # one strided slice per tap, in row-major scan order of the window
-    def taps():
+    def taps() -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
         for tap_id, tap in enumerate(itertools.product(*(range(k) for k in geom.kernel))):
             values = xp[(slice(None), slice(None)) + _tap_slices(geom, tap)]
             yield tap_id, values, _tap_mask(masks, tap, ndim)
@@ -1072,7 +1109,8 @@ def _max_pool_general(x, geom, tables, masks, extent, pad_taps, empty_value, emp
     return best, indices
 
 
-def _decode_winners(winner, tables, geom):
+def _decode_winners(winner: np.ndarray, tables: Sequence[_Table], geom: PoolGeometry
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """Plane positions (row-major) of the winning taps, and whether each is an input tap."""
     ndim = geom.ndim
     safe = np.where(winner < 0, 0, winner)
@@ -1089,7 +1127,7 @@ def _decode_winners(winner, tables, geom):
 
 # --------------------------------------------------------------------------- average
 
-def _divisor_counts(tables, which: int, ndim: int) -> np.ndarray:
+def _divisor_counts(tables: Sequence[_Table], which: int, ndim: int) -> np.ndarray:
     """Per-output number of taps, an outer product of per-axis counts."""
     count = np.ones((1, 1) + (1,) * ndim, dtype=np.int64)
     for axis, t in enumerate(tables):
@@ -1105,7 +1143,7 @@ class _LeaveFastPath(Exception):
     """Raised inside a block of :func:`_avg_pool_fast` to hand the whole pooling to the tap loop."""
 
 
-def _avg_pool_fast(x, geom: PoolGeometry, count):
+def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.ndarray | None:
     """Average pooling by box sums (:func:`_box_reduce`), bit-identical to the loop reference.
 
     Returns the output, or None where the tap loop of :func:`avg_pool` must
@@ -1155,7 +1193,8 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
                 return None
         out = np.empty(out_shape, dtype=np.float64)
 
-        def finish_int(index, total):   # int64 / count: the float64 division of the reference
+        # int64 / count: the float64 division of the reference
+        def finish_int(index: tuple[slice, slice], total: np.ndarray) -> None:
             _divide(total, divisor, out[index], zero_count)
 
         _box_reduce(x, geom, np.add, np.int64, 0, finish_int)
@@ -1166,12 +1205,13 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     bits = np.uint32 if dtype.itemsize == 4 else np.uint16
     spatial = tuple(range(2, x.ndim))
     y = np.empty(out_shape, dtype=dtype)
-    unsure = []
+    unsure: list[list[np.ndarray]] = []
     # exact sums: see _sums_are_exact
     room = 53 - np.finfo(dtype).nmant - 1 - math.ceil(math.log2(ktot))
     tiny = float(np.finfo(dtype).smallest_subnormal)
 
-    def finish(index, total):           # per block of planes, while it is in the cache
+    # per block of planes, while it is in the cache
+    def finish(index: tuple[slice, slice], total: np.ndarray) -> None:
         block = x[index]
         a = np.abs(block, out=_scratch(block.shape, dtype.newbyteorder("="), "abs"))
         m = a.max(axis=spatial, keepdims=True).astype(np.float64)
@@ -1221,7 +1261,7 @@ def _avg_pool_fast(x, geom: PoolGeometry, count):
     return y
 
 
-def _sums_are_exact(m, low, room: int, tiny: float) -> bool:
+def _sums_are_exact(m: np.ndarray, low: np.ndarray, room: int, tiny: float) -> bool:
     """Whether every float64 partial sum of every window is exact, per plane, so that
     the box passes' sums are the reference's sums bit for bit, in any order.
 
@@ -1249,17 +1289,20 @@ def _sums_are_exact(m, low, room: int, tiny: float) -> bool:
     return bool((e_m - e_low <= room).all())
 
 
-def _divide(total, count, out, zero_count):
+def _divide(total: np.ndarray, count: float | np.ndarray, out: np.ndarray, zero_count: bool
+            ) -> np.ndarray:
     """``total / count`` into ``out`` (float64), 0 where the count is 0, as the reference."""
     if not zero_count:
-        return np.divide(total, count, out=out)
+        quotient: np.ndarray = np.divide(total, count, out=out)
+        return quotient
     with np.errstate(invalid="ignore", divide="ignore"):
         np.divide(total, np.maximum(count, 1), out=out)
     np.copyto(out, 0.0, where=count == 0)
     return out
 
 
-def _avg_exact_at(x, geom: PoolGeometry, count, where, dtype):
+def _avg_exact_at(x: np.ndarray, geom: PoolGeometry, count: np.ndarray, where: Sequence[np.ndarray],
+                  dtype: np.dtype[Any]) -> np.ndarray:
     """The averages of the outputs at ``where`` (index arrays ``n, c, *o``), as the
     reference computes them: float64 sums from 0.0 in row-major scan order of the
     window's input taps, then one division."""
@@ -1372,9 +1415,9 @@ def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[i
 # --------------------------------------------------------------------------- adaptive
 
 
-def _adaptive_tables(geom: AdaptiveGeometry):
+def _adaptive_tables(geom: AdaptiveGeometry) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per axis: positions ``(O, Lmax)`` of the bin elements (clipped) and a validity mask."""
-    tables = []
+    tables: list[tuple[np.ndarray, np.ndarray]] = []
     for a in geom.axes:
         start = np.array([b[0] for b in a.bins])[:, None]
         stop = np.array([b[1] for b in a.bins])[:, None]
@@ -1392,11 +1435,13 @@ def _adaptive_check(x: ArrayLike, output_size: int | Sequence[int]
     return x, _geometry(adaptive_geometry, x.shape[2:], outs)
 
 
-def _adaptive_taps(x, geom, tables):
+def _adaptive_taps(x: np.ndarray, geom: AdaptiveGeometry,
+                   tables: Sequence[tuple[np.ndarray, np.ndarray]]
+                   ) -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
     """For each tap of the largest bin: the gathered values ``(N, C, *O)`` and the mask."""
     ndim = geom.ndim
     for tap_id, tap in enumerate(itertools.product(*(range(a.max_bin) for a in geom.axes))):
-        index = [slice(None), slice(None)]
+        index: list[slice | np.ndarray] = [slice(None), slice(None)]
         mask = None
         for axis, ((pos, valid), j) in enumerate(zip(tables, tap, strict=True)):
             shape = [1] * ndim
@@ -1408,7 +1453,9 @@ def _adaptive_taps(x, geom, tables):
         yield tap_id, x[tuple(index)], mask
 
 
-def _adaptive_max_general(x, geom, nan_policy, ties, return_indices, index_layout):
+def _adaptive_max_general(x: np.ndarray, geom: AdaptiveGeometry, nan_policy: NanPolicy, ties: Ties,
+                          return_indices: bool | np.bool_, index_layout: IndexLayout
+                          ) -> tuple[np.ndarray, np.ndarray | None]:
     """Every rule, NaN included: one gathered tap of the largest bin at a time."""
     tables = _adaptive_tables(geom)
     out_shape = x.shape[:2] + geom.output_shape
@@ -1428,7 +1475,7 @@ def _adaptive_max_general(x, geom, nan_policy, ties, return_indices, index_layou
     return best, indices
 
 
-def _uniform_bins(a: AdaptiveAxis):
+def _uniform_bins(a: AdaptiveAxis) -> tuple[int, int] | None:
     """``(K, S)`` when the bins of ``a`` are the windows of a plain pooling (every bin
     ``K`` long, bin ``i`` starting at ``i*S``, as when ``I % O == 0``), else None."""
     starts = [b[0] for b in a.bins]
@@ -1439,7 +1486,9 @@ def _uniform_bins(a: AdaptiveAxis):
     return None
 
 
-def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
+def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
+                       return_indices: bool | np.bool_, index_layout: IndexLayout
+                       ) -> tuple[np.ndarray, np.ndarray | None] | None:
     """Adaptive max pooling without NaN: small regular bins as a plain max pool, the rest
     gathered one row per bin and reduced with ``argmax``.
 
@@ -1474,9 +1523,10 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
         return None                     # heavily overlapping bins: the tap loop needs less memory
     if all(r is not None for r in regular):
         # strided windows: a view (N, C, *O, *K) of x, then one copy
+        bins = cast("list[tuple[int, int]]", regular)     # every axis: (K, S), just checked
         view = np.lib.stride_tricks.as_strided(
             x, out_shape + lengths,
-            x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], regular, strict=True))
+            x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], bins, strict=True))
             + x.strides[2:], writeable=False)
         if x.strides[-1] == x.itemsize:
             # A bin row is K_last contiguous elements: copied as one opaque item of
@@ -1509,22 +1559,24 @@ def _adaptive_max_fast(x, geom, ties, return_indices, index_layout):
         return best, None
     k = k.reshape(out_shape)
     wn, wc, w = _index_weights(x.shape, index_layout)
-    indices = np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn \
+    indices: np.ndarray = \
+        np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn \
         + np.arange(x.shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc
     if all(r is not None for r in regular):
         # position = o*S + j on every axis: start of the bin + offset of the tap
         offset = np.zeros(lengths, dtype=np.int64)
+        bins = cast("list[tuple[int, int]]", regular)     # every axis: (K, S), just checked
         for axis, (a, wa) in enumerate(zip(axes, w, strict=True)):
             o = np.arange(a.output_size, dtype=np.int64)
-            indices = indices + (o * regular[axis][1] * wa).reshape(
+            indices = indices + (o * bins[axis][1] * wa).reshape(
                 _axis_shape(ndim, axis, a.output_size))
             offset = offset + (np.arange(lengths[axis]) * wa).reshape(
                 _axis_shape(ndim, axis, lengths[axis])[2:])
         return best, indices + np.take(offset.reshape(-1), k)
     js = np.unravel_index(k, lengths)
     for axis, (pos, j, wa) in enumerate(zip(positions, js, w, strict=True)):
-        o = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))
-        indices = indices + pos[o, j] * wa
+        o_axis = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))
+        indices = indices + pos[o_axis, j] * wa
     return best, indices
 
 
