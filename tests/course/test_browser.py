@@ -466,6 +466,10 @@ def _violations(page, axe_script, name: str | None = None) -> list[str]:
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(content=axe_script)
     page.bring_to_front()       # the app's pages share one browser window: audit the shown tab
+    # from the top: axe checks the text its scroll container shows, and an earlier test may
+    # have scrolled the page down to an explorer (then only the widgets' text is checked)
+    page.evaluate("() => { window.scrollTo(0, 0); for (const el of document.querySelectorAll"
+                  "('*')) { if (el.scrollTop) el.scrollTop = 0; } }")
     for _ in range(5):
         result = page.evaluate(AXE_RUN)
         contrast = result["contrast"]
@@ -473,7 +477,7 @@ def _violations(page, axe_script, name: str | None = None) -> list[str]:
             break
         page.wait_for_timeout(1000)     # the page was still being drawn: no text to check yet
     assert contrast["passes"] + contrast["violations"] > 0, \
-        f"the text contrast check did not run ({contrast})"
+        f"the text contrast check did not run ({contrast}) on {page.url}"
     if name is not None:
         CONTRAST_COUNTS[name] = contrast
         print(f"{name}: text contrast {contrast}")
