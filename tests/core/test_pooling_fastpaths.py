@@ -17,6 +17,8 @@ import pytest
 from pooltutor import pooling, reference
 from pooltutor.indexing import INDEX_LAYOUTS, from_plane
 
+from pool_checks import check_avg  # isort: skip
+
 RNG = np.random.default_rng(20261130)
 
 
@@ -180,17 +182,6 @@ def test_signed_zero_ties_keep_the_winners_sign(ties):
 
 
 # --------------------------------------------------------------------------- average
-
-
-def check_avg(x, kernel, stride=None, padding=0, dilation=1, **kw):
-    """Bit-identical to the reference: the same float64 sums in the same order."""
-    before = x.copy()
-    y = reference.avg_pool(x, kernel, stride, padding, dilation, **kw)
-    r = pooling.avg_pool(x, kernel, stride, padding, dilation, **kw)
-    np.testing.assert_array_equal(r.output, y)
-    np.testing.assert_array_equal(np.signbit(r.output), np.signbit(y))
-    assert r.output.dtype == y.dtype.newbyteorder("=")
-    np.testing.assert_array_equal(x, before)
 
 
 @pytest.mark.parametrize("divisor", ["valid", "padded", 1, 7])
