@@ -71,6 +71,7 @@ def _cpu_seconds(server_pid: int) -> dict[str, float]:
     return {"server": total([server]), "kernels": total(kernels), "browsers": total(browsers),
             "machine": machine.user + machine.system + getattr(machine, "nice", 0.0)}
 
+
 #: Runs in every student's page from its first script on: notes the moment (epoch ms, the
 #: clock ``time.time()`` reads) the page first shows a visible slider handle and a picture,
 #: the same condition as the locator ``.widget-slider .noUi-handle >> visible=true`` plus an
@@ -161,8 +162,7 @@ def run(students: int, notebook: str, presses: int) -> dict:
                             at = page.evaluate("window.__pooltutorReadyAt || null")
                             if at is not None:
                                 ready[i] = (at - opened_epoch_ms) / 1000
-                load_wall = max([t for t in ready if t is not None] or
-                                [time.monotonic() - opened])
+                load_wall = time.monotonic() - opened   # the window the CPU seconds cover
                 cpu_after = _cpu_seconds(proc.pid)
                 cpu = {k: round(cpu_after[k] - cpu_before[k], 1) for k in cpu_before}
                 result.update(load_wall_s=round(load_wall, 1), load_cpu_s=cpu)
