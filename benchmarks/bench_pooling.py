@@ -25,11 +25,16 @@ Method
 * onnx.reference (pure Python) runs once only.
 * ``--baseline DIR`` adds another checkout's pooltutor as the contender
   ``pooltutor@base``, timed in the same rounds: before / after under one load.
-* PyTorch and onnxruntime get ``--threads`` threads (default 2, the cores of
-  the reference machine); numpy runs on one.
-* pooltutor's thread CPU time is recorded too (``time.thread_time``): numpy
-  runs on the calling thread, so on a loaded machine that is its time
-  without the waits for a core that inflate the wall-clock medians.
+* PyTorch, onnxruntime and pooltutor get ``--threads`` threads (default 2,
+  the cores of the reference machine; pooltutor's through
+  :func:`pooltutor.threads.set_num_threads`: its box passes split large
+  inputs over threads, numpy releasing the GIL in each ufunc loop).
+* pooltutor's CPU time on the calling thread is recorded too
+  (``time.thread_time``; the process time would also count onnxruntime's and
+  PyTorch's pools, which keep spinning for a moment after their runs): on a
+  loaded machine that is its work there without the waits for a core that
+  inflate the wall-clock medians.  Where pooltutor splits a case over
+  threads, this is the caller's share.
 * Peak memory: ``tracemalloc`` (numpy reports its allocations to it) around
   one pooltutor call of case 1, against the bytes of the input plus outputs.
 * The explorer update latency comes from ``benchmarks/bench_explorer.py``,
@@ -65,7 +70,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:          # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from pooltutor import pooling  # noqa: E402
+from pooltutor import pooling, threads  # noqa: E402
 from pooltutor.indexing import convert_indices  # noqa: E402
 
 try:
@@ -382,7 +387,7 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
     first = contenders["pooltutor"]()
     agrees = {name: agreement(case, first, contenders[name](), name) for name in names[1:]}
     times: dict[str, list[float]] = {name: [] for name in names}
-    cpu: list[float] = []               # pooltutor's thread CPU time (numpy runs on this thread)
+    cpu: list[float] = []               # pooltutor's CPU time on the calling thread
     for r in range(warmup + repeats):
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
@@ -525,7 +530,7 @@ def report(results, memory, explorer, info, threads, repeats) -> list[str]:
     load_end = " ".join(f"{v:.1f}" for v in info["load_average_end"])
     lines = [f"pooltutor pooling benchmark, {info['date']}, {info['cpu']}, {info['cores']} cores",
              "versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()),
-             f"torch / onnxruntime threads: {threads}; numpy: 1 thread; {repeats} interleaved "
+             f"torch / onnxruntime / pooltutor threads: {threads}; {repeats} interleaved "
              f"rounds ({info['protocol']}); load average (1/5/15 min) at start {load}, "
              f"at end {load_end}", ""]
     if info["load_average_start"][0] > 1.5 or info["load_average_end"][0] > 1.5:
@@ -549,8 +554,8 @@ def report(results, memory, explorer, info, threads, repeats) -> list[str]:
             lines.append(f"{'':5} {label:{width}} {t['median_ms']:10.3f} {t['min_ms']:9.3f} "
                          f"{ratios}  {note}")
     lines.append("ratio = pooltutor time / contender time (below 1: pooltutor is faster); "
-                 "CPU: median thread CPU time of pooltutor's runs (numpy runs on one thread: "
-                 "its time without waiting for a core)")
+                 "CPU: median CPU time of pooltutor's runs on the calling thread "
+                 "(its time there without waiting for a core)")
     growth = window_growth(results)
     if growth:
         lines += ["", "window growth, average pooling (1,64,112,112) s2 p K//2: median ms, "
@@ -617,6 +622,7 @@ def main(argv=None) -> int:
                                                   else "")
     if torch is not None:
         torch.set_num_threads(args.threads)
+    threads.set_num_threads(args.threads)
     results = {}
     cases = build_cases(args.threads, selected)
     if args.baseline:

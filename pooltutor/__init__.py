@@ -5,6 +5,7 @@ The arithmetic core imports numpy alone:
 * :mod:`pooltutor.geometry`  output sizes, padding, window starts (shapes only)
 * :mod:`pooltutor.pooling`   the vectorised max / average / adaptive engine
 * :mod:`pooltutor.reference` the loop-based oracle, written to be read
+* :mod:`pooltutor.threads`   how many threads the engine's large box passes use
 * :mod:`pooltutor.indexing`  index layouts and :func:`convert_indices`
 * :mod:`pooltutor.tensorrt` TensorRT's ``PaddingMode`` arithmetic, :func:`output_geometry`
 * :mod:`pooltutor.frameworks` one thin function per framework operator
@@ -61,6 +62,8 @@ _LAZY = {
     "comparison": None,
     "directml": None,
     "viz": None,
+    "threads": None,
+    "set_num_threads": "threads",
 }
 
 __all__ = [

@@ -103,6 +103,7 @@ from .geometry import (
     pool_geometry,
 )
 from .indexing import from_plane
+from .threads import run_parts
 from .reference import fill_value
 from .rules import (
     DIVISORS,
@@ -629,6 +630,7 @@ def _plane_chunks(shape: tuple[int, ...], bytes_per_plane: int, budget: int = 1 
     if per_block >= c:                      # whole images at a time
         step = max(1, per_block // c)
         return [(slice(i, min(i + step, n)), slice(None)) for i in range(0, n, step)]
+    per_block = -(-c // -(-c // per_block))     # equal blocks: 64 planes in 4 of 16, not 20+20+20+4
     return [(slice(i, i + 1), slice(c0, min(c0 + per_block, c)))
             for i in range(n) for c0 in range(0, c, per_block)]
 
@@ -654,9 +656,11 @@ def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DType
     and the last axis last, on the smallest intermediate, because its taps
     step through memory with the stride.  Border outputs read only their
     input taps (:func:`_axis_groups`): no padded copy of the input.  The work
-    runs over blocks of planes (:func:`_plane_chunks`) that fit in the cache;
+    runs over blocks of planes (:func:`_plane_chunks`) that fit in the cache,
+    split over threads for large inputs (:func:`pooltutor.threads.run_parts`);
     with ``finish``, each block's result is handed to ``finish(index, block)``
-    while it is still in the cache (and nothing is returned).
+    while it is still in the cache (and nothing is returned), on the thread
+    that reduced the block.
 
     ``pooltutor.reference`` reduces every window in one scan instead; the
     maximum is the same number either way (it is one of the elements; the
@@ -671,14 +675,20 @@ def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DType
     out = None if finish else np.empty(x.shape[:2] + geom.output_shape, dtype=dtype)
     plane_bytes = np.dtype(dtype).itemsize * math.prod(
         a.output_size if i == order[0] else a.input_size for i, a in enumerate(axes))
-    for index in _plane_chunks(x.shape, plane_bytes):
-        z = x[index]
-        for step, axis in enumerate(order):
-            last = step == len(order) - 1
-            z = _axis_reduce(z, axis, steps[axis], ufunc, dtype, empty,
-                             out=out[index] if last and out is not None else None)
-        if finish:
-            finish(index, z)
+    blocks = _plane_chunks(x.shape, plane_bytes)
+
+    def reduce_blocks(part: Sequence[tuple[slice, slice]]) -> None:
+        for index in part:
+            z = x[index]
+            for step, axis in enumerate(order):
+                last = step == len(order) - 1
+                z = _axis_reduce(z, axis, steps[axis], ufunc, dtype, empty,
+                                 out=out[index] if last and out is not None else None)
+            if finish:
+                finish(index, z)
+
+    # the blocks split over threads (whole planes each: the same numbers, see pooltutor.threads)
+    run_parts(reduce_blocks, blocks, plane_bytes * math.prod(x.shape[:2]))
     return out
 
 
@@ -1136,6 +1146,24 @@ def _divisor_counts(tables: Sequence[_Table], which: int, ndim: int) -> np.ndarr
     return count
 
 
+def _geometry_counts(geom: PoolGeometry, which: int) -> np.ndarray:
+    count = _divisor_counts(_axis_tap_tables(geom), which, geom.ndim)
+    count.setflags(write=False)
+    return count
+
+
+def _avg_divisors(geom: PoolGeometry, divisor: DivisorRule | int) -> np.ndarray:
+    """The divisor of every output, ``(1, 1, *output_shape)`` int64 (read-only;
+    remembered per geometry unless it is large, as the tap tables are)."""
+    if isinstance(divisor, int):
+        return np.full((1,) * (2 + geom.ndim), divisor, dtype=np.int64)
+    which = 1 if divisor == "valid" else 2
+    if math.prod(geom.output_shape) <= 1 << 16:
+        cached: np.ndarray = _cached(_geometry_counts, geom, which)
+        return cached
+    return _geometry_counts(geom, which)
+
+
 _U = 2.0 ** -53                         # unit roundoff of float64
 
 
@@ -1376,11 +1404,7 @@ def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[i
             ) from None
     ndim = geom.ndim
     out_shape = x.shape[:2] + geom.output_shape
-    tables = _axis_tap_tables(geom)
-    if isinstance(divisor, int):
-        count = np.full((1,) * (2 + ndim), divisor, dtype=np.int64)
-    else:
-        count = _divisor_counts(tables, 1 if divisor == "valid" else 2, ndim)
+    count = _avg_divisors(geom, divisor)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     rules = dict(rounding=rounding, divisor=divisor)
     extent = _padded_extent(geom)
