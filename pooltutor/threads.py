@@ -85,7 +85,7 @@ def set_num_threads(n: int) -> None:
         _STATE["threads"] = n           # (the pool grows when a call needs more workers)
 
 
-def _pool(workers: int) -> ThreadPoolExecutor | None:
+def _pool(workers: int) -> ThreadPoolExecutor:
     with _LOCK:
         pool = _STATE["pool"]
         size = _STATE.get("size", 0)
@@ -138,22 +138,22 @@ def run_parts(work: Callable[[Sequence[_T]], None], items: Sequence[_T], nbytes:
         for part in parts[1:]:
             futures.append(pool.submit(run, part))
     except RuntimeError:                # no thread could start: the rest runs here
-        pool = None
+        pass
     errors: list[BaseException] = []
     try:
         work(parts[0])
-    except BaseException as exc:        # noqa: BLE001 (re-raised below, after the others)
+    except BaseException as exc:        # (re-raised below, after the others)
         errors.append(exc)
     for part in parts[1 + len(futures):]:
         if errors:
             break
         try:
             work(part)
-        except BaseException as exc:    # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
     for f in futures:
-        exc = f.exception()             # (waits)
-        if exc is not None:
-            errors.append(exc)
+        failure = f.exception()         # (waits)
+        if failure is not None:
+            errors.append(failure)
     if errors:
         raise errors[0]
