@@ -239,6 +239,24 @@ def test_app_serves_the_notebook_without_an_error(app_pages, name):
         pytest.fail(f"{name}: widgets never came alive: {status.inner_text()}")
 
 
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_app_pages_load_nothing_from_outside_the_server(app_pages, app_server, name):
+    """A classroom network may drop outside traffic: no stylesheet, script or picture of
+    a page comes from anywhere but the teacher's machine (Voila's lab template links
+    Font Awesome from a CDN; pooltutor's template leaves those links out)."""
+    base, _ = app_server
+    page = app_pages[name]
+    sources = page.evaluate(
+        "() => [...document.querySelectorAll('link[href], script[src], img[src]')]"
+        ".map(e => e.href || e.src)")
+    assert sources, f"{name}: no linked resource at all?"
+    outside = [s for s in sources
+               if s.startswith(("http:", "https:", "//")) and not s.startswith(base)]
+    assert outside == [], f"{name}: loads from outside the server: {outside}"
+    # and the page is still styled by JupyterLab's and Voila's own stylesheets
+    assert page.evaluate("() => document.styleSheets.length") > 3
+
+
 def test_app_status_line_says_busy_when_the_widgets_do_not_come(browser, app_server):
     """A page whose kernel never answers keeps its text and, after a while, says why."""
     base, _ = app_server
