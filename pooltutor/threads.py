@@ -3,12 +3,12 @@
 numpy releases the GIL inside a ufunc's inner loop, so two Python threads
 that each run ``np.add`` / ``np.maximum`` over their own half of the planes
 really run at once, on two cores.  :func:`pooltutor.pooling._box_reduce`
-(values-only max pooling and average pooling) splits its blocks of planes
-into contiguous parts and hands each part to a thread: the caller runs the
-first part itself, the pool's threads the others, and the call returns when
-all are done.  Every output is computed by exactly the same numpy calls as
-with one thread (the parts are whole planes), so the numbers are the same
-bits whatever the thread count; only the wall-clock time changes.
+(values-only max pooling and average pooling) shares its blocks of planes
+out over threads (:func:`run_parts`): the caller and the pool's threads
+each take the next block until none is left.  Every output is computed by
+exactly the same numpy calls as with one thread (a block is whole planes),
+so the numbers are the same bits whatever the thread count; only the
+wall-clock time changes.
 
 >>> import pooltutor.threads as threads
 >>> before = threads.num_threads()
@@ -32,7 +32,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import numpy as np
@@ -99,61 +99,61 @@ def _pool(workers: int) -> ThreadPoolExecutor:
         return pool
 
 
-def split(items: Sequence[_T], parts: int) -> list[Sequence[_T]]:
-    """``items`` cut into at most ``parts`` contiguous runs of nearly equal length."""
-    parts = max(1, min(parts, len(items)))
-    q, r = divmod(len(items), parts)
-    out, start = [], 0
-    for i in range(parts):
-        end = start + q + (i < r)
-        out.append(items[start:end])
-        start = end
-    return out
-
-
 def run_parts(work: Callable[[Sequence[_T]], None], items: Sequence[_T], nbytes: int) -> None:
-    """``work(part)`` for contiguous parts of ``items`` that together cover it once,
-    over :func:`num_threads` threads when ``nbytes`` (the intermediate data of the
+    """``work([item])`` for every item of ``items``, once each, shared out over
+    :func:`num_threads` threads when ``nbytes`` (the intermediate data of the
     whole reduction) is at least :data:`MIN_PARALLEL_BYTES`.
 
-    The first part runs on the calling thread.  Every part is waited for, also
-    when one raises; then the first exception (in part order) is raised again.
-    numpy's floating-point error handling (:func:`numpy.errstate`) is the
-    caller's in every thread.
+    The threads take the next item from one queue, the calling thread among
+    them, so a thread that gets a core late (another program is busy on it)
+    simply takes fewer items: the call never waits for a part that was fixed in
+    advance, only for the items other threads have already begun.  A pool thread
+    that starts after the queue is empty does nothing.  After a failure no new
+    item is begun; once the items already begun are done, the exception of the
+    first failed item (in ``items`` order) is raised again.  numpy's
+    floating-point error handling (:func:`numpy.errstate`) is the caller's in
+    every thread.
     """
-    n = num_threads() if nbytes >= MIN_PARALLEL_BYTES else 1
-    parts = split(items, n)
-    if len(parts) <= 1:
-        work(items)
+    n = min(num_threads(), len(items)) if nbytes >= MIN_PARALLEL_BYTES else 1
+    if n <= 1:
+        for item in items:
+            work([item])
         return
     errstate = np.geterr()
+    cond = threading.Condition()
+    state = {"next": 0, "running": 0}
+    errors: dict[int, BaseException] = {}
 
-    def run(part: Sequence[_T]) -> None:
-        with np.errstate(**errstate):   # (thread-local in numpy 1.x, a context in 2.x)
-            work(part)
+    def take_items() -> None:
+        while True:
+            with cond:
+                k = state["next"]
+                if errors or k >= len(items):
+                    return
+                state["next"] = k + 1
+                state["running"] += 1
+            try:
+                work([items[k]])
+            except BaseException as exc:    # (raised again by the caller)
+                with cond:
+                    errors[k] = exc
+            finally:
+                with cond:
+                    state["running"] -= 1
+                    cond.notify_all()
 
-    futures: list[Future[None]] = []
+    def in_pool() -> None:
+        with np.errstate(**errstate):       # (thread-local in numpy 1.x, a context in 2.x)
+            take_items()
+
     try:
-        pool = _pool(len(parts) - 1)
-        for part in parts[1:]:
-            futures.append(pool.submit(run, part))
-    except RuntimeError:                # no thread could start: the rest runs here
+        pool = _pool(n - 1)
+        for _ in range(n - 1):
+            pool.submit(in_pool)
+    except RuntimeError:                    # no thread could start: the caller does it all
         pass
-    errors: list[BaseException] = []
-    try:
-        work(parts[0])
-    except BaseException as exc:        # (re-raised below, after the others)
-        errors.append(exc)
-    for part in parts[1 + len(futures):]:
-        if errors:
-            break
-        try:
-            work(part)
-        except BaseException as exc:
-            errors.append(exc)
-    for f in futures:
-        failure = f.exception()         # (waits)
-        if failure is not None:
-            errors.append(failure)
+    take_items()
+    with cond:
+        cond.wait_for(lambda: state["running"] == 0)
     if errors:
-        raise errors[0]
+        raise errors[min(errors)]
