@@ -70,7 +70,8 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:          # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from pooltutor import pooling, threads  # noqa: E402
+from pooltutor import pooling  # noqa: E402
+from pooltutor import threads as engine_threads  # noqa: E402
 from pooltutor.indexing import convert_indices  # noqa: E402
 
 try:
@@ -223,6 +224,25 @@ def add_baseline(cases: list[Case], root: str, threads: int, selected: set[str])
         case.others["pooltutor@base"] = base.ours
         if "pooltutor" in case.layouts:
             case.layouts["pooltutor@base"] = case.layouts["pooltutor"]
+
+
+def add_one_thread(cases: list[Case]) -> None:
+    """pooltutor on the calling thread alone, ``pooltutor 1 thread``, as one more
+    contender in the same rounds (``--one-thread``): what its threads change."""
+    def on_one_thread(call: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            before = engine_threads.num_threads()
+            engine_threads.set_num_threads(1)
+            try:
+                return call()
+            finally:
+                engine_threads.set_num_threads(before)
+        return run
+
+    for case in cases:
+        case.others["pooltutor 1 thread"] = on_one_thread(case.ours)
+        if "pooltutor" in case.layouts:
+            case.layouts["pooltutor 1 thread"] = case.layouts["pooltutor"]
 
 
 def build_cases(threads: int, selected: set[str], contenders: bool = True) -> list[Case]:
@@ -605,6 +625,9 @@ def main(argv=None) -> int:
                         help="another checkout (e.g. a git archive of the previous commit): "
                              "its pooltutor is timed as the contender pooltutor@base in the "
                              "same rounds, so its ratio is after / before under the same load")
+    parser.add_argument("--one-thread", action="store_true",
+                        help="also time pooltutor on the calling thread alone, as the "
+                             "contender 'pooltutor 1 thread' in the same rounds")
     args = parser.parse_args(argv)
     if args.repeats < 15:
         parser.error(f"--repeats={args.repeats}: need at least 15")
@@ -622,11 +645,13 @@ def main(argv=None) -> int:
                                                   else "")
     if torch is not None:
         torch.set_num_threads(args.threads)
-    threads.set_num_threads(args.threads)
+    engine_threads.set_num_threads(args.threads)
     results = {}
     cases = build_cases(args.threads, selected)
     if args.baseline:
         add_baseline(cases, args.baseline, args.threads, selected)
+    if args.one_thread:
+        add_one_thread(cases)
     for case in cases:
         print(f"timing {case.key}: {case.title} ...", file=sys.stderr, flush=True)
         results[case.key] = (case, time_case(case, args.repeats, args.warmup,
