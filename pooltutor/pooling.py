@@ -78,8 +78,8 @@ import functools
 import itertools
 import math
 import threading
-from dataclasses import dataclass, field
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast, overload
 
 import numpy as np
@@ -103,7 +103,6 @@ from .geometry import (
     pool_geometry,
 )
 from .indexing import from_plane
-from .threads import run_parts
 from .reference import fill_value
 from .rules import (
     DIVISORS,
@@ -123,6 +122,7 @@ from .rules import (
     Rounding,
     Ties,
 )
+from .threads import run_parts
 
 _T = TypeVar("_T")
 #: Per axis of a geometry: tap positions ``(O, K)``, is-input mask, in-padded-extent mask.
@@ -677,18 +677,17 @@ def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DType
         a.output_size if i == order[0] else a.input_size for i, a in enumerate(axes))
     blocks = _plane_chunks(x.shape, plane_bytes)
 
-    def reduce_blocks(part: Sequence[tuple[slice, slice]]) -> None:
-        for index in part:
-            z = x[index]
-            for step, axis in enumerate(order):
-                last = step == len(order) - 1
-                z = _axis_reduce(z, axis, steps[axis], ufunc, dtype, empty,
-                                 out=out[index] if last and out is not None else None)
-            if finish:
-                finish(index, z)
+    def reduce_block(index: tuple[slice, slice]) -> None:
+        z = x[index]
+        for step, axis in enumerate(order):
+            last = step == len(order) - 1
+            z = _axis_reduce(z, axis, steps[axis], ufunc, dtype, empty,
+                             out=out[index] if last and out is not None else None)
+        if finish:
+            finish(index, z)
 
     # the blocks split over threads (whole planes each: the same numbers, see pooltutor.threads)
-    run_parts(reduce_blocks, blocks, plane_bytes * math.prod(x.shape[:2]))
+    run_parts(reduce_block, blocks, plane_bytes * math.prod(x.shape[:2]))
     return out
 
 
@@ -1402,7 +1401,6 @@ def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[i
             raise PoolTutorTypeError(
                 f"divisor={divisor!r}: need 'valid', 'padded' or an int >= 1"
             ) from None
-    ndim = geom.ndim
     out_shape = x.shape[:2] + geom.output_shape
     count = _avg_divisors(geom, divisor)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)

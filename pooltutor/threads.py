@@ -21,9 +21,9 @@ The default is the number of cores this process may run on, at most 4 (the
 passes are bound by memory bandwidth, which a few cores already fill), or
 the ``POOLTUTOR_NUM_THREADS`` environment variable.  Work below
 :data:`MIN_PARALLEL_BYTES` of intermediate data (every notebook figure)
-always runs on the calling thread: starting a part costs tens of
+always runs on the calling thread: waking a pool thread costs tens of
 microseconds.  Where threads cannot start (Pyodide / JupyterLite), the
-parts run one after the other on the calling thread.
+calling thread does every block.
 """
 
 from __future__ import annotations
@@ -66,41 +66,39 @@ def _default() -> int:
 
 
 _LOCK = threading.Lock()
-_STATE: dict[str, object] = {"threads": None, "pool": None, "size": 0}
+_threads: int | None = None             # (None: the default, worked out on first use)
+_executor: ThreadPoolExecutor | None = None
+_executor_size = 0
 
 
 def num_threads() -> int:
     """The number of threads a large box reduction is split over (1: no threads)."""
-    n = _STATE["threads"]
-    if n is None:
-        n = _STATE["threads"] = _default()
-    assert isinstance(n, int)
-    return n
+    global _threads
+    if _threads is None:
+        _threads = _default()
+    return _threads
 
 
 def set_num_threads(n: int) -> None:
     """Use ``n`` threads (``n >= 1``; 1 runs everything on the calling thread)."""
-    n = check_int("n", n, minimum=1)
-    with _LOCK:
-        _STATE["threads"] = n           # (the pool grows when a call needs more workers)
+    global _threads
+    _threads = check_int("n", n, minimum=1)     # (the pool grows when a call needs more)
 
 
 def _pool(workers: int) -> ThreadPoolExecutor:
+    """The pool's threads, at least ``workers`` of them."""
+    global _executor, _executor_size
     with _LOCK:
-        pool = _STATE["pool"]
-        size = _STATE.get("size", 0)
-        assert isinstance(size, int)
-        if pool is None or size < workers:
-            if isinstance(pool, ThreadPoolExecutor):
-                pool.shutdown(wait=False)
-            pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pooltutor")
-            _STATE["pool"], _STATE["size"] = pool, workers
-        assert isinstance(pool, ThreadPoolExecutor)
-        return pool
+        if _executor is None or _executor_size < workers:
+            if _executor is not None:
+                _executor.shutdown(wait=False)
+            _executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pooltutor")
+            _executor_size = workers
+        return _executor
 
 
-def run_parts(work: Callable[[Sequence[_T]], None], items: Sequence[_T], nbytes: int) -> None:
-    """``work([item])`` for every item of ``items``, once each, shared out over
+def run_parts(work: Callable[[_T], None], items: Sequence[_T], nbytes: int) -> None:
+    """``work(item)`` for every item of ``items``, once each, shared out over
     :func:`num_threads` threads when ``nbytes`` (the intermediate data of the
     whole reduction) is at least :data:`MIN_PARALLEL_BYTES`.
 
@@ -117,7 +115,7 @@ def run_parts(work: Callable[[Sequence[_T]], None], items: Sequence[_T], nbytes:
     n = min(num_threads(), len(items)) if nbytes >= MIN_PARALLEL_BYTES else 1
     if n <= 1:
         for item in items:
-            work([item])
+            work(item)
         return
     errstate = np.geterr()
     cond = threading.Condition()
@@ -133,7 +131,7 @@ def run_parts(work: Callable[[Sequence[_T]], None], items: Sequence[_T], nbytes:
                 state["next"] = k + 1
                 state["running"] += 1
             try:
-                work([items[k]])
+                work(items[k])
             except BaseException as exc:    # (raised again by the caller)
                 with cond:
                     errors[k] = exc

@@ -31,12 +31,12 @@ def every_plane_a_part(monkeypatch):
     run_parts = threads.run_parts
 
     def recording(work, items, nbytes):
-        def tracked(part):
+        def tracked(item):
             name = threading.current_thread().name
             seen.add(name)
             if name == main:            # (the caller would often finish every tiny block
                 time.sleep(0.002)       # before a pool thread wakes: let one take part)
-            work(part)
+            work(item)
         run_parts(tracked, items, nbytes)
 
     monkeypatch.setattr(pooling, "run_parts", recording)
@@ -65,13 +65,12 @@ def test_run_parts_does_every_item_once_and_raises_the_first_failure(monkeypatch
     threads.set_num_threads(3)
     try:
         done: list[int] = []
-        threads.run_parts(lambda part: done.extend(part), list(range(40)), 1)
+        threads.run_parts(done.append, list(range(40)), 1)
         assert sorted(done) == list(range(40))
 
         done.clear()
 
-        def work(part):
-            (k,) = part
+        def work(k):
             if k in (3, 4):
                 raise KeyError(k)
             if k == 2:
@@ -88,7 +87,7 @@ def test_run_parts_does_every_item_once_and_raises_the_first_failure(monkeypatch
 
 def test_small_work_stays_on_the_calling_thread():
     names: list[str] = []
-    threads.run_parts(lambda part: names.append(threading.current_thread().name),
+    threads.run_parts(lambda item: names.append(threading.current_thread().name),
                       list(range(8)), threads.MIN_PARALLEL_BYTES - 1)
     assert names == [threading.current_thread().name] * 8
 
