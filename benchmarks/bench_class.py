@@ -84,7 +84,8 @@ READY_PROBE = """
   const check = () => {
     const handle = document.querySelector('.widget-slider .noUi-handle');
     if (handle && handle.getClientRects().length
-        && getComputedStyle(handle).visibility !== 'hidden' && document.querySelector('img')) {
+        && getComputedStyle(handle).visibility !== 'hidden'
+        && document.querySelector('img.widget-image')) {
       window.__pooltutorReadyAt = performance.timeOrigin + performance.now();
       clearInterval(timer);
     }
@@ -94,7 +95,7 @@ READY_PROBE = """
 """
 
 
-def _start(folder: Path, notebook: str, students: int, port: int):
+def _start(folder: Path, notebook: str, students: int, port: int, front_end: str):
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
            "JUPYTER_CONFIG_DIR": str(folder / "config")}
     log_path = folder / "app.log"
@@ -102,7 +103,7 @@ def _start(folder: Path, notebook: str, students: int, port: int):
     proc = subprocess.Popen(
         [sys.executable, "-m", "pooltutor", "app", notebook, "--no-browser", "--port", str(port),
          "--notebook-dir", str(folder / "notebooks"), "--class-size", str(students),
-         "--token", "benchclass"],
+         "--token", "benchclass", "--front-end", front_end],
         cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True)
     return proc, log_path
@@ -124,18 +125,18 @@ def _wait_warm(proc, log_path: Path, timeout: float) -> tuple[float, dict]:
     raise SystemExit(f"the pool was not warm after {timeout:.0f} s")
 
 
-def run(students: int, notebook: str, presses: int) -> dict:
+def run(students: int, notebook: str, presses: int, front_end: str = "light") -> dict:
     from playwright.sync_api import sync_playwright
 
     from pooltutor.course.notebooks import notebook_sources, notebooks_dir
     from pooltutor.course.notebooks import resolve_notebooks
 
     stem = resolve_notebooks([notebook], notebook_sources(notebooks_dir()))[0].stem
-    result: dict = {"students": students, "notebook": stem}
+    result: dict = {"students": students, "notebook": stem, "front_end": front_end}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         port = _free_port()
-        proc, log_path = _start(folder, stem, students, port)
+        proc, log_path = _start(folder, stem, students, port, front_end)
         try:
             warm_s, memory = _wait_warm(proc, log_path, timeout=900)
             result.update(pool_warm_s=round(warm_s, 1), **memory)
@@ -200,9 +201,11 @@ def main(argv=None) -> int:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--notebook", default="01")
     parser.add_argument("--presses", type=int, default=21)
+    parser.add_argument("--front-end", choices=("light", "lab"), default="light",
+                        help="the app's --front-end (default: light)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    result = run(args.students, args.notebook, args.presses)
+    result = run(args.students, args.notebook, args.presses, args.front_end)
     print(json.dumps(result, indent=1))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))

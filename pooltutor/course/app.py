@@ -71,7 +71,7 @@ def voila_arguments(root_dir: Path, args: argparse.Namespace, network=None, pool
 
     network = network or classroom.check_network()
     argv = [str(root_dir), *network.voila_options(), "--Voila.open_browser=False",
-            f"--template={classroom.TEMPLATE_NAME}"]
+            f"--template={classroom.FRONT_ENDS[getattr(args, 'front_end', 'light')]}"]
     argv.extend(f"--{name}={value}" for name, value in classroom.CLASSROOM_TIMEOUTS.items())
     if pool is not None:
         argv.extend(pool.voila_options())
@@ -108,6 +108,10 @@ def register(subparsers) -> None:
     parser.add_argument("--dry-run", action="store_true",
                         help="prepare the notebooks, print the Voila command line and the URL "
                              "and exit")
+    parser.add_argument("--front-end", choices=("light", "lab"), default="light",
+                        help="the page's front end: 'light', pooltutor's own (a fifth of the "
+                             "bytes, about half the browser's time), or 'lab', Voila's "
+                             "JupyterLab application (default: light)")
     room = parser.add_argument_group(
         "a whole class", "serve a class from this machine (see the README, 'Teaching a class')")
     room.add_argument("--class-size", type=_class_size, default=None, metavar="N",

@@ -69,6 +69,10 @@ BUSY_AFTER_S = 45
 #: The Voila template that adds the status line (in :func:`template_root`).
 TEMPLATE_NAME = "pooltutor"
 
+#: pooltutor's Voila templates by front end: ``light`` (pooltutor's own small front end,
+#: js/light-page) and ``lab`` (Voila's JupyterLab application).
+FRONT_ENDS = {"light": "pooltutor-light", "lab": TEMPLATE_NAME}
+
 #: Seconds Voila waits before it starts a replacement for a kernel a student took
 #: (its default is 1 s: thirty refills at once while the class works would slow
 #: every step).

@@ -16,6 +16,7 @@ there (the README's pictures).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -96,12 +97,10 @@ def decks(tmp_path_factory, deck_export) -> Path:
     return exported_decks(tmp_path_factory.getbasetemp(), deck_export)
 
 
-@pytest.fixture(scope="module")
-def app_server(tmp_path_factory, deck_export):
-    """``pooltutor app`` on a free port, serving the course notebooks and the demo
-    (the deck export runs meanwhile)."""
-    folder = tmp_path_factory.mktemp("app")
-    write_demo(folder / "notebooks")
+@contextlib.contextmanager
+def _serve_app(folder: Path, *options: str):
+    """``pooltutor app OPTIONS`` on a free port serving ``folder / "notebooks"``: yields
+    the base URL and the log's path."""
     port = free_port()
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
            "JUPYTER_CONFIG_DIR": str(folder / "config")}
@@ -109,7 +108,7 @@ def app_server(tmp_path_factory, deck_export):
     with log_path.open("w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "pooltutor", "app", "--no-browser", "--port", str(port),
-             "--notebook-dir", str(folder / "notebooks"), "--",
+             "--notebook-dir", str(folder / "notebooks"), *options, "--",
              "--VoilaConfiguration.show_tracebacks=True"],
             cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,  # own process group: stop Voila and its kernels
@@ -133,6 +132,16 @@ def app_server(tmp_path_factory, deck_export):
         yield base, log_path
     finally:
         stop(proc, grace=2)
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory, deck_export):
+    """``pooltutor app`` (its default, light front end) on a free port, serving the
+    course notebooks and the demo (the deck export runs meanwhile)."""
+    folder = tmp_path_factory.mktemp("app")
+    write_demo(folder / "notebooks")
+    with _serve_app(folder) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
@@ -273,6 +282,43 @@ def test_app_status_line_says_busy_when_the_widgets_do_not_come(browser, app_ser
     assert page.locator(".pooltutor-status .busy").is_visible()
     assert "reload the page in a minute" in page.locator(".pooltutor-status .busy").inner_text()
     context.close()
+
+
+@pytest.fixture(scope="module")
+def lab_app_server(tmp_path_factory):
+    """``pooltutor app --front-end lab`` (Voila's JupyterLab page) serving the demo alone."""
+    folder = tmp_path_factory.mktemp("lab-app")
+    write_demo(folder / "notebooks")
+    with _serve_app(folder, "--front-end", "lab") as served:
+        yield served
+
+
+def test_app_pages_use_the_light_front_end_and_the_lab_one_on_request(
+        browser, app_server, lab_app_server):
+    """The default page runs pooltutor's light front end, ``--front-end lab`` Voila's
+    JupyterLab application; on both the explorer is live (a key on its slider changes
+    the picture) and the status line gives way to the widgets."""
+    for (base, _), light in ((app_server, True), (lab_app_server, False)):
+        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        page = context.new_page()
+        page.goto(f"{base}/voila/render/{DEMO_NAME}.ipynb", timeout=RENDER_TIMEOUT)
+        _wait_until_widgets_settle(page)
+        scripts = page.evaluate("() => Array.from(document.scripts, s => s.src).join(' ')")
+        assert ("pooltutor-light/static/light.js" in scripts) is light, scripts
+        assert ("voila/static/voila.js" in scripts or "/static/voila.js" in scripts) is not light
+        assert page.locator(".pooltutor-status").is_hidden()
+        handle = page.locator(ENABLED_HANDLE).first
+        handle.wait_for(state="visible")
+        images = page.locator(".widget-image")
+        before = [images.nth(i).get_attribute("src") for i in range(images.count())]
+        _move_slider(page, handle)
+        page.wait_for_function(
+            "before => Array.from(document.querySelectorAll('.widget-image'))"
+            ".some((img, i) => img.getAttribute('src') !== before[i])", arg=before,
+            timeout=15_000)
+        # the formulas of the markdown are typeset (KaTeX on the light page, MathJax on lab)
+        assert page.locator(".katex, mjx-container, .MathJax").count() > 0
+        context.close()
 
 
 #: the handle of a visible slider that is not disabled (ipywidgets marks a disabled one's track)

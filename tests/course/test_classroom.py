@@ -77,8 +77,14 @@ def test_without_class_size_nothing_is_preheated(tmp_path, capsys):
     assert "preheat" not in out
     # but outputs are always waited for, and the page says when the server is busy
     assert "--VoilaExecutor.iopub_timeout=120" in out
-    assert f"--template={classroom.TEMPLATE_NAME}" in out
+    assert "--template=pooltutor-light" in out        # the light front end by default
     assert "--Voila.ip=127.0.0.1" in out and "--Voila.token" not in out
+
+
+def test_front_end_lab_serves_voilas_jupyterlab_page(tmp_path, capsys):
+    out, _ = _dry_run(capsys, tmp_path, "01", "--front-end", "lab")
+    assert f"--template={classroom.TEMPLATE_NAME}" in out
+    assert "--template=pooltutor-light" not in out
 
 
 # ------------------------------------------------------------ the network
@@ -119,6 +125,7 @@ BAD = {
     "preheat without class size": ["app", "--preheat", "01"],
     "preheat unknown": ["app", "--class-size", "2", "--preheat", "nope"],
     "empty Voila token on the network": ["app", "--ip", "0.0.0.0", "--", "--Voila.token="],
+    "unknown front end": ["app", "--front-end", "classic"],
 }
 
 
@@ -135,13 +142,19 @@ def test_loopback_detection():
 
 # ------------------------------------------------------------- the busy page
 
-def test_template_says_busy_after_the_documented_delay():
-    text = (TEMPLATE / "index.html.j2").read_text()
-    assert f"default({classroom.BUSY_AFTER_S})" in text
-    assert "reload the page in a minute" in text
-    assert 'role="status"' in text                 # read out by screen readers
-    assert "body:has(.jupyter-widgets) .pooltutor-status { display: none; }" in text
-    assert '"base_template": "lab"' in (TEMPLATE / "conf.json").read_text()
+@pytest.mark.parametrize("front_end", sorted(classroom.FRONT_ENDS))
+def test_template_says_busy_after_the_documented_delay(front_end):
+    folder = TEMPLATE.parent / classroom.FRONT_ENDS[front_end]
+    text = (folder / "index.html.j2").read_text()
+    assert f"page.status_css(busy_after | default({classroom.BUSY_AFTER_S}))" in text
+    assert "page.status_and_accessibility(nb)" in text
+    macros = (TEMPLATE / "page.macros.j2").read_text()
+    assert "reload the page in a minute" in macros
+    assert 'role="status"' in macros                 # read out by screen readers
+    assert "body:has(.jupyter-widgets) .pooltutor-status { display: none; }" in macros
+    assert "animation: pooltutor-show 0s linear {{ busy_after }}s forwards" in macros
+    base = {"light": "pooltutor", "lab": "lab"}[front_end]
+    assert f'"base_template": "{base}"' in (folder / "conf.json").read_text()
 
 
 def test_template_ships_in_the_package():
@@ -206,6 +219,7 @@ def test_two_pages_at_once_are_served_from_preheated_kernels(tmp_path):
         assert len(pages) == 2
         for page in pages:
             assert "pooltutor-status" in page                    # the busy-aware template
+            assert "/voila/templates/pooltutor-light/static/light.js" in page  # light page
             assert "application/vnd.jupyter.widget-view+json" in page   # the explorer is there
         used = re.findall(r"Using pre-heated kernel: (\S+) for classdemo.ipynb",
                           log_path.read_text())
