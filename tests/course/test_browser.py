@@ -97,6 +97,47 @@ def decks(tmp_path_factory, deck_export) -> Path:
     return exported_decks(tmp_path_factory.getbasetemp(), deck_export)
 
 
+#: A teacher's own notebook with ipywidgets' Output widget: a button that prints into
+#: one, and ``interact`` (which shows its function's output in one).
+OUTPUT_DEMO_NAME = "zz_output_demo"
+OUTPUT_DEMO_SOURCE = """# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Output widgets
+
+# %%
+import ipywidgets as widgets
+
+out = widgets.Output()
+button = widgets.Button(description="Print")
+
+
+def on_click(_):
+    with out:
+        print("clicked at the page")
+
+
+button.on_click(on_click)
+widgets.VBox([button, out])
+
+# %%
+@widgets.interact(n=widgets.IntSlider(value=2, min=1, max=5, description="n"))
+def square(n):
+    print(f"n squared is {n * n}")
+"""
+
+
+def _write_notebooks(folder: Path) -> None:
+    write_demo(folder)
+    (folder / f"{OUTPUT_DEMO_NAME}.py").write_text(OUTPUT_DEMO_SOURCE, encoding="utf-8")
+
+
 @contextlib.contextmanager
 def _serve_app(folder: Path, *options: str):
     """``pooltutor app OPTIONS`` on a free port serving ``folder / "notebooks"``: yields
@@ -139,7 +180,7 @@ def app_server(tmp_path_factory, deck_export):
     """``pooltutor app`` (its default, light front end) on a free port, serving the
     course notebooks and the demo (the deck export runs meanwhile)."""
     folder = tmp_path_factory.mktemp("app")
-    write_demo(folder / "notebooks")
+    _write_notebooks(folder / "notebooks")
     with _serve_app(folder) as served:
         yield served
 
@@ -288,7 +329,7 @@ def test_app_status_line_says_busy_when_the_widgets_do_not_come(browser, app_ser
 def lab_app_server(tmp_path_factory):
     """``pooltutor app --front-end lab`` (Voila's JupyterLab page) serving the demo alone."""
     folder = tmp_path_factory.mktemp("lab-app")
-    write_demo(folder / "notebooks")
+    _write_notebooks(folder / "notebooks")
     with _serve_app(folder, "--front-end", "lab") as served:
         yield served
 
@@ -319,6 +360,29 @@ def test_app_pages_use_the_light_front_end_and_the_lab_one_on_request(
         # the formulas of the markdown are typeset (KaTeX on the light page, MathJax on lab)
         assert page.locator(".katex, mjx-container, .MathJax").count() > 0
         context.close()
+
+
+@pytest.mark.parametrize("front_end", ["light", "lab"])
+def test_app_output_widgets_show_what_the_kernel_prints(browser, app_server, lab_app_server,
+                                                        front_end):
+    """ipywidgets' Output widget on both front ends: what ``interact``'s function printed
+    when the notebook ran is there, a new slider value prints anew, and a button's
+    ``with out: print(...)`` lands in its Output."""
+    base, _ = app_server if front_end == "light" else lab_app_server
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base}/voila/render/{OUTPUT_DEMO_NAME}.ipynb", timeout=RENDER_TIMEOUT)
+    _wait_until_widgets_settle(page)
+    outputs = page.locator(".widget-output")
+    outputs.filter(has_text="n squared is 4").wait_for(timeout=15_000)
+    handle = page.locator(ENABLED_HANDLE).first
+    handle.focus()
+    page.keyboard.press("ArrowRight")
+    outputs.filter(has_text="n squared is 9").wait_for(timeout=15_000)
+    assert "n squared is 4" not in outputs.all_inner_texts()[-1]     # cleared, not appended
+    page.get_by_role("button", name="Print").click()
+    outputs.filter(has_text="clicked at the page").wait_for(timeout=15_000)
+    context.close()
 
 
 #: the handle of a visible slider that is not disabled (ipywidgets marks a disabled one's track)

@@ -6,7 +6,8 @@
    - connects to the page's kernel (Voila started it, or took it from the preheated pool)
      with @jupyterlab/services, as Voila's widgets manager does;
    - is an ipywidgets 8 manager (@jupyter-widgets/base-manager) for the standard
-     controls, fetching every widget's state from the kernel at once;
+     controls and the Output widget, fetching every widget's state from the kernel at
+     once;
    - renders the cell outputs Voila put in the page (widget views, HTML, SVG, PNG,
      JPEG, plain text, streams, errors);
    - typesets the markdown's TeX with KaTeX;
@@ -40,6 +41,7 @@ class LightManager extends ManagerBase {
     const modules = {
       "@jupyter-widgets/base": base,
       "@jupyter-widgets/controls": controls,
+      "@jupyter-widgets/output": output,
     };
     const module = modules[moduleName];
     if (module === undefined || module[className] === undefined) {
@@ -69,6 +71,94 @@ class LightManager extends ManagerBase {
     return this._loadFromKernel();
   }
 }
+
+/* ipywidgets' Output widget (``widgets.Output``, and so ``interact``): what the kernel
+   prints or displays while a ``with out:`` block runs goes to the widget.  The kernel
+   sets ``msg_id`` to the message it is answering; the page takes the outputs of that
+   message (a message hook), adds them to ``outputs`` and sends them back, as JupyterLab's
+   widget manager does. */
+const OUTPUT_TYPES = new Set(["stream", "display_data", "execute_result", "error"]);
+
+class OutputModel extends base.DOMWidgetModel {
+  defaults() {
+    return {
+      ...super.defaults(),
+      _model_name: "OutputModel",
+      _model_module: "@jupyter-widgets/output",
+      _model_module_version: "1.0.0",
+      _view_name: "OutputView",
+      _view_module: "@jupyter-widgets/output",
+      _view_module_version: "1.0.0",
+      msg_id: "",
+      outputs: [],
+    };
+  }
+
+  initialize(attributes, options) {
+    super.initialize(attributes, options);
+    this.clearOnNext = false;
+    this.hook = null;
+    this.on("change:msg_id", this.followMessage, this);
+    this.followMessage();
+  }
+
+  followMessage() {
+    const kernel = this.widget_manager.kernel;
+    if (this.hook) {
+      kernel.removeMessageHook(this.hook.id, this.hook.take);
+      this.hook = null;
+    }
+    const id = this.get("msg_id");
+    if (id && kernel) {
+      const take = (msg) => { this.take(msg); return false; };
+      kernel.registerMessageHook(id, take);
+      this.hook = { id, take };
+    }
+  }
+
+  take(msg) {
+    const type = msg.header.msg_type;
+    let outputs = this.get("outputs");
+    if (type === "clear_output") {
+      if (msg.content.wait) {
+        this.clearOnNext = true;
+        return;
+      }
+      outputs = [];
+    } else if (OUTPUT_TYPES.has(type)) {
+      if (this.clearOnNext) {
+        outputs = [];
+        this.clearOnNext = false;
+      }
+      outputs = [...outputs, { ...msg.content, output_type: type }];
+    } else {
+      return;
+    }
+    this.set("outputs", outputs);
+    this.save_changes();
+  }
+}
+
+class OutputView extends base.DOMWidgetView {
+  render() {
+    this.el.classList.add("jupyter-widgets-output-area", "widget-output");
+    this.listenTo(this.model, "change:outputs", this.update);
+    this.update();
+  }
+
+  async update() {
+    const shown = (this.shown = (this.shown || 0) + 1);
+    const areas = this.model.get("outputs").map(() => document.createElement("div"));
+    this.el.replaceChildren(...areas);
+    const outputs = this.model.get("outputs");
+    for (let i = 0; i < outputs.length && shown === this.shown; i++) {
+      areas[i].className = "jp-OutputArea-child";
+      await renderOutput(outputs[i], this.model.widget_manager, areas[i]);
+    }
+  }
+}
+
+const output = { OutputModel, OutputView };
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 
