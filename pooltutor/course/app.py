@@ -250,6 +250,33 @@ def _preheat_names(args, notebook: str, candidates: list[Path]) -> tuple[str, ..
     return tuple(dict.fromkeys(p.stem for p in resolve_notebooks(names, candidates)))
 
 
+#: Where a page gets its XSRF cookie (page.macros.j2 asks once per page).
+XSRF_PATH = "/pooltutor/api/xsrf"
+
+
+def _xsrf_handlers(server_url: str) -> list:
+    """The handler of :data:`XSRF_PATH`, which sets the page's ``_xsrf`` cookie.
+
+    When a student leaves a page, the page asks Voila to shut its kernel down (a POST
+    to ``voila/api/shutdown/ID`` that must carry the ``_xsrf`` cookie).  Voila's page
+    handler never sets that cookie, so every such POST was refused (403) and each
+    student's reload left a kernel of ~130 MiB running.  Reading tornado's public
+    ``RequestHandler.xsrf_token`` sets the cookie."""
+    import tornado.web
+    from jupyter_server.base.handlers import APIHandler
+    from jupyter_server.utils import url_path_join
+
+    class XsrfCookieHandler(APIHandler):
+        @tornado.web.authenticated
+        def get(self):
+            self.xsrf_token  # noqa: B018 - reading it sets the _xsrf cookie
+            self.set_header("Cache-Control", "no-store")
+            self.set_status(204)
+            self.finish()
+
+    return [(url_path_join(server_url, XSRF_PATH), XsrfCookieHandler)]
+
+
 def _course_voila(voila_class, notebook: str, *, open_browser: bool, network=None, pool=None):
     """A Voila application class that announces (and opens) ``notebook`` once it listens,
     and, with a kernel pool, says when the pool is warm and what its kernels weigh."""
@@ -329,6 +356,9 @@ def _course_voila(voila_class, notebook: str, *, open_browser: bool, network=Non
                 if pid:
                     pids.append(pid)
             return pids
+
+        def init_handlers(self):
+            return [*super().init_handlers(), *_xsrf_handlers(self.server_url)]
 
         def listen(self):
             # Voila calls launch_browser() between listening and serving, with

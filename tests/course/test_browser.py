@@ -359,7 +359,28 @@ def test_app_pages_use_the_light_front_end_and_the_lab_one_on_request(
             timeout=15_000)
         # the formulas of the markdown are typeset (KaTeX on the light page, MathJax on lab)
         assert page.locator(".katex, mjx-container, .MathJax").count() > 0
+        # a student who leaves the page frees its kernel (Voila's shutdown beacon)
+        kernel_id = page.evaluate(
+            "() => JSON.parse(document.getElementById('jupyter-config-data').textContent)"
+            ".kernelId")
+        assert _kernel_runs(base, kernel_id)
+        page.close(run_before_unload=True)
+        deadline = time.monotonic() + 20
+        while _kernel_runs(base, kernel_id):
+            assert time.monotonic() < deadline, f"kernel {kernel_id} still runs after leaving"
+            time.sleep(0.25)
         context.close()
+
+
+def _kernel_runs(base: str, kernel_id: str) -> bool:
+    """Whether Voila still has the kernel (its REST API answers 404 once it is gone)."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=10) as response:
+            return response.status == 200
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return False
+        raise
 
 
 @pytest.mark.parametrize("front_end", ["light", "lab"])
