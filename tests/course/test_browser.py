@@ -87,9 +87,10 @@ def deck_export(tmp_path_factory):
     """The session's deck export, started in the background as early as possible."""
     proc = start_deck_export(tmp_path_factory.getbasetemp())
     yield proc
-    if proc is not None and proc.poll() is None:
-        proc.kill()
-        proc.communicate()
+    if proc is not None:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()              # closes its pipes, read or not
 
 
 @pytest.fixture(scope="module")

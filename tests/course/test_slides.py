@@ -192,7 +192,7 @@ def test_app_dry_run_prepares_notebooks_and_opens_the_course_map(tmp_path, capsy
 
     timeouts = " ".join(f"--{k}={v}" for k, v in classroom.CLASSROOM_TIMEOUTS.items())
     assert out[0] == (f"voila {dest.resolve()} --Voila.ip=127.0.0.1 --Voila.open_browser=False "
-                      f"--template=pooltutor {timeouts} "
+                      f"--template=pooltutor-light {timeouts} "
                       "--Voila.port=8899 --VoilaConfiguration.theme=dark")
     default = app.DEFAULT_NOTEBOOK if app.DEFAULT_NOTEBOOK in NOTEBOOK_NAMES else NOTEBOOK_NAMES[0]
     assert out[1] == f"http://127.0.0.1:8899/voila/render/{default}.ipynb"
