@@ -201,7 +201,9 @@ def main(argv=None) -> int:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--notebook", default="01")
     parser.add_argument("--presses", type=int, default=21)
-    parser.add_argument("--front-end", choices=("light", "lab"), default="light",
+    from pooltutor.course.classroom import FRONT_ENDS
+
+    parser.add_argument("--front-end", choices=tuple(FRONT_ENDS), default="light",
                         help="the app's --front-end (default: light)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)

@@ -71,7 +71,7 @@ def voila_arguments(root_dir: Path, args: argparse.Namespace, network=None, pool
 
     network = network or classroom.check_network()
     argv = [str(root_dir), *network.voila_options(), "--Voila.open_browser=False",
-            f"--template={classroom.FRONT_ENDS[getattr(args, 'front_end', 'light')]}"]
+            f"--template={classroom.FRONT_ENDS[args.front_end]}"]
     argv.extend(f"--{name}={value}" for name, value in classroom.CLASSROOM_TIMEOUTS.items())
     if pool is not None:
         argv.extend(pool.voila_options())
@@ -83,6 +83,7 @@ def voila_arguments(root_dir: Path, args: argparse.Namespace, network=None, pool
 
 def register(subparsers) -> None:
     """Register ``pooltutor app``."""
+    from pooltutor.course import classroom
     from pooltutor.course.cli import add_server_arguments
 
     parser = subparsers.add_parser(
@@ -108,7 +109,7 @@ def register(subparsers) -> None:
     parser.add_argument("--dry-run", action="store_true",
                         help="prepare the notebooks, print the Voila command line and the URL "
                              "and exit")
-    parser.add_argument("--front-end", choices=("light", "lab"), default="light",
+    parser.add_argument("--front-end", choices=tuple(classroom.FRONT_ENDS), default="light",
                         help="the page's front end: 'light', pooltutor's own (a fifth of the "
                              "bytes, about half the browser's time), or 'lab', Voila's "
                              "JupyterLab application (default: light)")

@@ -349,15 +349,7 @@ def test_app_pages_use_the_light_front_end_and_the_lab_one_on_request(
         assert ("pooltutor-light/static/light.js" in scripts) is light, scripts
         assert ("voila/static/voila.js" in scripts or "/static/voila.js" in scripts) is not light
         assert page.locator(".pooltutor-status").is_hidden()
-        handle = page.locator(ENABLED_HANDLE).first
-        handle.wait_for(state="visible")
-        images = page.locator(".widget-image")
-        before = [images.nth(i).get_attribute("src") for i in range(images.count())]
-        _move_slider(page, handle)
-        page.wait_for_function(
-            "before => Array.from(document.querySelectorAll('.widget-image'))"
-            ".some((img, i) => img.getAttribute('src') !== before[i])", arg=before,
-            timeout=15_000)
+        _key_changes_the_picture(page)
         # the formulas of the markdown are typeset (KaTeX on the light page, MathJax on lab)
         assert page.locator(".katex, mjx-container, .MathJax").count() > 0
         # a student who leaves the page frees its kernel (Voila's shutdown beacon)
@@ -424,8 +416,8 @@ def _move_slider(page, handle) -> str:
     return key
 
 
-def test_app_slider_moved_with_the_keyboard_changes_the_picture(app_pages):
-    page = app_pages[DEMO_NAME]
+def _key_changes_the_picture(page) -> None:
+    """Press an arrow key on the page's first enabled slider; wait for a new picture."""
     handle = page.locator(ENABLED_HANDLE).first
     handle.wait_for(state="visible")
     images = page.locator(".widget-image")
@@ -434,6 +426,11 @@ def test_app_slider_moved_with_the_keyboard_changes_the_picture(app_pages):
     page.wait_for_function(
         "before => Array.from(document.querySelectorAll('.widget-image'))"
         ".some((img, i) => img.getAttribute('src') !== before[i])", arg=before, timeout=15_000)
+
+
+def test_app_slider_moved_with_the_keyboard_changes_the_picture(app_pages):
+    page = app_pages[DEMO_NAME]
+    _key_changes_the_picture(page)
     shown = app_pages.get("01_window_placement", page)
     _save_screenshot(shown, "app.png", top=shown.locator(ENABLED_HANDLE).first.locator(
         "xpath=ancestor::div[contains(@class, 'widget-vbox')][last()]"))

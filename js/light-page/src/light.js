@@ -147,10 +147,11 @@ class OutputView extends base.DOMWidgetView {
   }
 
   async update() {
+    // a newer update (the outputs changed again) stops this one
     const shown = (this.shown = (this.shown || 0) + 1);
-    const areas = this.model.get("outputs").map(() => document.createElement("div"));
-    this.el.replaceChildren(...areas);
     const outputs = this.model.get("outputs");
+    const areas = outputs.map(() => document.createElement("div"));
+    this.el.replaceChildren(...areas);
     for (let i = 0; i < outputs.length && shown === this.shown; i++) {
       areas[i].className = "jp-OutputArea-child";
       await renderOutput(outputs[i], this.model.widget_manager, areas[i]);
