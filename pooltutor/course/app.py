@@ -73,6 +73,7 @@ def voila_arguments(root_dir: Path, args: argparse.Namespace, network=None, pool
     argv = [str(root_dir), *network.voila_options(), "--Voila.open_browser=False",
             f"--template={classroom.FRONT_ENDS[args.front_end]}"]
     argv.extend(f"--{name}={value}" for name, value in classroom.CLASSROOM_TIMEOUTS.items())
+    argv.extend(classroom.kernel_transport_options())
     if pool is not None:
         argv.extend(pool.voila_options())
     if args.port is not None:

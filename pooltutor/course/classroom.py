@@ -42,6 +42,7 @@ __all__ = [
     "PoolPlan",
     "TEMPLATE_NAME",
     "check_network",
+    "kernel_transport_options",
     "is_loopback",
     "process_rss_mib",
     "template_root",
@@ -141,19 +142,29 @@ class PoolPlan:
 
     def voila_options(self) -> list[str]:
         """Voila's preheated-kernel options (the pools themselves, a dict, are set as
-        configuration: :meth:`kernel_pools_config`).
-
-        The kernels talk to the server over Unix sockets (``transport=ipc``), not TCP
-        ports: 30 kernels started at once picked ports another one took before binding
-        them ("Address already in use"), and those kernels died, so the pool never got
-        warm (measured here with ``--class-size 30``: 8 of 30 died).
-        """
+        configuration: :meth:`kernel_pools_config`).  The kernels' transport is
+        :func:`kernel_transport_options`, for every ``pooltutor app``."""
         return [
             "--VoilaConfiguration.preheat_kernel=True",
             "--VoilaConfiguration.default_pool_size=0",
             f"--VoilaKernelManager.fill_delay={self.refill_delay:g}",
-            "--KernelManager.transport=ipc",
         ]
+
+
+def kernel_transport_options(os_name: str = os.name) -> list[str]:
+    """The kernels talk to the server over Unix sockets (``transport=ipc``) where there
+    are any, not over TCP ports.
+
+    Kernels started at once pick ports another one takes before binding them ("Address
+    already in use"), and those kernels die: 8 of 30 with ``--class-size 30`` (the pool
+    never got warm), and one of the twelve the browser tests open at once without a
+    pool (its page never got its widgets).  Windows has no ZeroMQ ipc transport: TCP
+    stays there.
+
+    >>> kernel_transport_options("posix"), kernel_transport_options("nt")
+    (['--KernelManager.transport=ipc'], [])
+    """
+    return ["--KernelManager.transport=ipc"] if os_name == "posix" else []
 
 
 def is_loopback(host: str) -> bool:

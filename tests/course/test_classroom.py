@@ -43,8 +43,6 @@ def test_pool_plan_counts_kernels_and_memory():
         "default": {"pool_size": 0},          # other notebooks: a kernel per page, as before
     }
     assert "--VoilaConfiguration.preheat_kernel=True" in plan.voila_options()
-    # Unix sockets: 30 kernels started at once raced for TCP ports and some died
-    assert "--KernelManager.transport=ipc" in plan.voila_options()
 
 
 @pytest.mark.parametrize("size, error", [(0, ValueError), (201, ValueError), (2.5, TypeError),
@@ -78,6 +76,10 @@ def test_without_class_size_nothing_is_preheated(tmp_path, capsys):
     # but outputs are always waited for, and the page says when the server is busy
     assert "--VoilaExecutor.iopub_timeout=120" in out
     assert "--template=pooltutor-light" in out        # the light front end by default
+    # Unix sockets, with or without a pool: kernels started at once raced for TCP ports
+    # and some died
+    assert classroom.kernel_transport_options("posix") == ["--KernelManager.transport=ipc"]
+    assert all(option in out for option in classroom.kernel_transport_options())
     assert "--Voila.ip=127.0.0.1" in out and "--Voila.token" not in out
 
 

@@ -190,7 +190,8 @@ def test_app_dry_run_prepares_notebooks_and_opens_the_course_map(tmp_path, capsy
     out = capsys.readouterr().out.splitlines()
     from pooltutor.course import classroom
 
-    timeouts = " ".join(f"--{k}={v}" for k, v in classroom.CLASSROOM_TIMEOUTS.items())
+    timeouts = " ".join([*(f"--{k}={v}" for k, v in classroom.CLASSROOM_TIMEOUTS.items()),
+                         *classroom.kernel_transport_options()])
     assert out[0] == (f"voila {dest.resolve()} --Voila.ip=127.0.0.1 --Voila.open_browser=False "
                       f"--template=pooltutor-light {timeouts} "
                       "--Voila.port=8899 --VoilaConfiguration.theme=dark")
