@@ -399,7 +399,9 @@ def _fit_geometry(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
                 f"window (K-1)*D+1 = ({k}-1)*{d}+1 = {dk} is longer than the padded input "
                 f"{size}+{pb}+{pe} = {size + pb + pe}; {reason}"
             )
-    return pool_geometry(spatial, kernel, stride, pads, dilation, rounding)
+    # (plain tuples: pool_geometry remembers the geometry of plain arguments)
+    return pool_geometry(tuple(spatial), tuple(kernel), tuple(stride),
+                         tuple((int(b), int(e)) for b, e in pads), tuple(dilation), rounding)
 
 
 # --------------------------------------------------------------------------- PyTorch

@@ -38,9 +38,10 @@ rule           output length                                          used by
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar, cast
 
 import numpy as np
 
@@ -53,6 +54,9 @@ from .errors import (
     check_per_axis,
 )
 from .rules import ROUNDINGS, Rounding
+
+_G = TypeVar("_G")
+_P = ParamSpec("_P")
 
 __all__ = [
     "ROUNDINGS",
@@ -399,6 +403,36 @@ def _spatial_sizes(input_shape: Any) -> tuple[int, ...]:
     return check_per_axis("input_shape", list(input_shape), ndim, minimum=1)
 
 
+def _plain(value: object) -> bool:
+    """Whether ``value`` is made of Python ints, strings, None and tuples only (a safe
+    cache key: ``1 == 1.0 == True`` hash alike, so floats, bools and numpy scalars are
+    left out, and so are lists, which cannot be keys)."""
+    kind = type(value)
+    if kind is tuple:
+        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
+    return kind is int or kind is str or value is None
+
+
+def _remembered(builder: Callable[_P, _G]) -> Callable[_P, _G]:
+    """``builder`` remembering its results for plain arguments (:func:`_plain`).
+
+    The geometries are frozen dataclasses of ints and tuples, so one object can
+    serve every call with the same shapes: a notebook, an explorer or a benchmark
+    pools the same shapes over and over, and for small inputs working the geometry
+    out again was a tenth of a pooling.  Errors are not remembered (they are raised
+    again, with the same message, on every call).
+    """
+    cached = cast(Callable[_P, _G], functools.lru_cache(maxsize=512)(builder))
+
+    @functools.wraps(builder)
+    def geometry(*args: _P.args, **kwargs: _P.kwargs) -> _G:
+        if _plain(args) and _plain(tuple(kwargs.values())):
+            return cached(*args, **kwargs)
+        return builder(*args, **kwargs)
+
+    return geometry
+
+
 def pool_geometry(
     input_shape: int | Sequence[int],
     kernel: int | Sequence[int],
@@ -455,6 +489,9 @@ def pool_geometry(
     geometry = PoolGeometry(tuple(axes))
     check_memory("the output", geometry.output_shape, 8)
     return geometry
+
+
+pool_geometry = _remembered(pool_geometry)
 
 
 # --------------------------------------------------------------------------- adaptive
@@ -528,6 +565,9 @@ def adaptive_geometry(input_shape: int | Sequence[int],
     return AdaptiveGeometry(
         tuple(AdaptiveAxis(i, o, adaptive_bins(i, o)) for i, o in zip(sizes, outs))
     )
+
+
+adaptive_geometry = _remembered(adaptive_geometry)
 
 
 # --------------------------------------------------------------------------- export workaround

@@ -122,6 +122,8 @@ from .rules import (
     Rounding,
     Ties,
 )
+from .separable import BoxPlan, box_plan, plane_blocks, reduce_block, reduce_boxes, scratch
+from . import threads
 from .threads import run_parts
 
 _T = TypeVar("_T")
@@ -208,32 +210,14 @@ def _check_common(x: ArrayLike, kernel: int | Sequence[int], stride: int | Seque
     stride_t = kernel_t if stride is None else check_per_axis("stride", stride, ndim, minimum=1)
     dil_t = check_per_axis("dilation", dilation, ndim, minimum=1)
     check_choice("rounding", rounding, ROUNDINGS)
-    geom = _geometry(pool_geometry, x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
+    geom = pool_geometry(x.shape[2:], kernel_t, stride_t, padding, dil_t, rounding)
     return x, geom
-
-
-def _plain(value: object) -> bool:
-    """Whether ``value`` is made of Python ints, strings and tuples only (a safe cache key:
-    ``1 == 1.0 == True`` hash alike, so floats, bools and numpy scalars are left out)."""
-    if type(value) is tuple:
-        return all(_plain(v) for v in value)
-    return type(value) in (int, str)
 
 
 @functools.lru_cache(maxsize=256)
 def _cached(builder: Callable[..., Any], *args: Any) -> Any:
-    return builder(*args)
-
-
-def _geometry(builder: Callable[..., _T], *args: Any) -> _T:
-    """``builder(*args)`` (pool_geometry or adaptive_geometry), remembered for plain
-    arguments.  The geometries are frozen dataclasses of ints and tuples, so one object
-    can serve every call with the same shapes; a notebook or an explorer pools the same
-    shapes over and over, and for small inputs (adaptive 14 -> 7) working the geometry
-    and the tap tables out again was a tenth of the time.  Errors are not cached."""
-    if all(_plain(a) for a in args):
-        cached: _T = _cached(builder, *args)
-        return cached
+    """``builder(*args)`` remembered: per-geometry tables (geometries are frozen and
+    remembered by :mod:`pooltutor.geometry`, so equal shapes give the same key)."""
     return builder(*args)
 
 
@@ -323,7 +307,9 @@ class _TapSource:
     """
 
     def __init__(self, x: np.ndarray, geom: PoolGeometry, dtype: np.dtype[Any], pad_fill: Any,
-                 out_fill: Any, passes: int = 1) -> None:
+                 out_fill: Any, passes: int = 1,
+                 alloc: Callable[[tuple[int, ...], np.dtype[Any]], np.ndarray] | None = None
+                 ) -> None:
         self.geom = geom
         axes = geom.axes
         reach = [(a.output_size - 1) * a.stride + a.effective_kernel for a in axes]
@@ -335,11 +321,8 @@ class _TapSource:
         padded_end = [min(a.padded_size, r) for a, r in zip(axes, reach, strict=True)]
         in_place = dtype == x.dtype and all(
             lo == 0 and hi == r for (lo, hi), r in zip(inp, reach, strict=True))
-        last = axes[-1]
-        taps = math.prod(geom.kernel)
-        self.split = last.stride > 1 and (not in_place
-                                          or taps * passes > 2 * math.prod(geom.stride))
-        self.phases = last.stride if self.split else 1
+        self.split = self.splits(x, geom, dtype, passes)
+        self.phases = axes[-1].stride if self.split else 1
         self.src: np.ndarray
         if in_place and not self.split:
             self.src = x
@@ -348,7 +331,7 @@ class _TapSource:
         shape = x.shape[:2] + tuple(reach[:-1]) + ((s, -(-reach[-1] // s)) if self.split
                                                    else (reach[-1],))
         # (the callers refused a padded copy of more than errors.MAX_BYTES up front)
-        self.src = np.empty(shape, dtype=dtype)
+        self.src = np.empty(shape, dtype=dtype) if alloc is None else alloc(shape, dtype)
         full = [(0, r) for r in reach]
         # padding first (every slab around the input box), then what lies beyond the
         # padded extent on any axis: an "outside" tap stays outside whatever the other axes say
@@ -367,6 +350,18 @@ class _TapSource:
                 t0 = first - shift[-1]      # input coordinate of the first slot
                 xs.append(slice(t0, t0 + (count - 1) * s + 1, s))
                 self.src[index] = x[tuple(xs)]
+
+    @staticmethod
+    def splits(x: np.ndarray, geom: PoolGeometry, dtype: np.dtype[Any], passes: int) -> bool:
+        """Whether the last axis is stored as its phases (see the class docstring): when
+        the stride is above 1 and the frame must be copied anyway (padding, an
+        overhang, a cast), or when the taps are read often enough to pay for the copy."""
+        axes = geom.axes
+        in_place = dtype == x.dtype and all(
+            a.pad_begin == 0 and (a.output_size - 1) * a.stride + a.effective_kernel
+            <= a.input_size for a in axes)
+        return axes[-1].stride > 1 and (
+            not in_place or math.prod(geom.kernel) * passes > 2 * math.prod(geom.stride))
 
     def _boxes(self, box: Sequence[tuple[int, int]]
                ) -> list[tuple[tuple[slice | int, ...], int, int]]:
@@ -416,285 +411,18 @@ class _TapSource:
 # --------------------------------------------------------------------------- box passes
 
 
-def _axis_tap_ranges(a: AxisGeometry | _Axis) -> list[tuple[int, int, int]]:
-    """Per tap of one axis: ``(o0, o1, offset)``, the outputs ``o0 <= o < o1`` whose tap
-    reads an input element, ``t = o*S + offset`` with ``offset = j*D - pad_begin``."""
-    ranges = []
-    for j in range(a.kernel):
-        off = j * a.dilation - a.pad_begin
-        lo = max(0, -(off // a.stride))                         # ceil(-off / S)
-        hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
-        ranges.append((lo, hi, off))
-    return ranges
-
-
-def _axis_groups(a: AxisGeometry | _Axis) -> list[tuple[int, int, list[int]]]:
-    """The outputs of one axis in runs that read the same taps, with the taps' offsets.
-
-    Tap ``j`` of output ``o`` reads input element ``t = o*S + j*D - pad_begin``;
-    the outputs for which that ``t`` lies inside the input form one range, so
-    the outputs fall into a few runs of consecutive outputs with the same set
-    of input taps: one interior run that reads every tap, and short runs at
-    the borders (padding, a ceil overhang, a window larger than the input)
-    that read fewer.  Returns ``[(o0, o1, [offset, ...]), ...]`` covering
-    ``0 .. O-1`` in order; ``offset = j*D - pad_begin`` for each tap read (an
-    empty list: a window with no input element).  This is the border handling
-    of the box passes: a padding or overhang tap is simply not read, instead
-    of being copied into a padded array and read.
-    """
-    ranges = _axis_tap_ranges(a)
-    cuts = sorted({0, a.output_size} | {v for lo, hi, _ in ranges if hi > lo for v in (lo, hi)})
-    groups: list[tuple[int, int, list[int]]] = []
-    for o0, o1 in zip(cuts[:-1], cuts[1:], strict=True):
-        offs = [off for lo, hi, off in ranges if lo <= o0 and o1 <= hi]
-        groups.append((o0, o1, offs))
-    return groups
-
-
-@dataclass(frozen=True)
-class _Axis:
-    """One axis of a pooling pass (the fields of a geometry axis that the passes read)."""
-
-    kernel: int
-    stride: int
-    dilation: int
-    pad_begin: int
-    input_size: int
-    output_size: int
-
-
-def _axis_steps(a: AxisGeometry | _Axis) -> list[tuple[AxisGeometry | _Axis, bool]]:
-    """How one axis is reduced: ``[(axis_geometry, reads_source), ...]``, applied in turn.
-
-    Tap by tap, a window of ``K`` costs ``K - 1`` ufunc passes over the
-    output length.  With a stride ``S`` and ``K = q*S + r`` (no dilation), a
-    window is ``q`` whole blocks of ``S`` consecutive elements plus ``r``
-    elements: first the block sums (or maxima) ``B[m]`` over ``[m*S, m*S+S)``,
-    ``S - 1`` passes over ``O + q - 1`` blocks; then the window is ``B[o] + ...
-    + B[o+q-1]``, ``q - 1`` passes, plus the ``r`` leftover taps read from the
-    source.  For 7x7 windows with stride 2 that is about 4 passes per axis
-    instead of 6, 6 instead of 10 for 11x11; the blocks are taken where they
-    touch fewer elements.  (Running sums -- a prefix sum and one difference per
-    output -- would not grow with ``K`` at all, but numpy's ``add.accumulate``
-    costs about twelve plain adds here (measured again in issue 20's second
-    round: 2.6 ms for a (1,16,112,112) float64 block along H), and the
-    difference of two prefix sums carries the rounding of the whole row; even
-    where :func:`_sums_are_exact` would make it exact, the cost rules it out.)
-    """
-    whole: list[tuple[AxisGeometry | _Axis, bool]] = [(a, True)]
-    if a.dilation != 1 or a.kernel < 2 * a.stride:
-        return whole
-    q, r = divmod(a.kernel, a.stride)
-    blocks = a.output_size + q - 1
-    taps_cost = (a.kernel - 1) * a.output_size
-    blocks_cost = (a.stride - 1) * blocks + (q - 1) * a.output_size + r * a.output_size
-    if blocks_cost >= taps_cost:
-        return whole
-    steps: list[tuple[AxisGeometry | _Axis, bool]] = [
-        (_Axis(a.stride, a.stride, 1, a.pad_begin, a.input_size, blocks), True),
-        (_Axis(q, 1, 1, 0, blocks, a.output_size), False)]
-    if r:
-        steps.append((_Axis(r, a.stride, 1, a.pad_begin - q * a.stride, a.input_size,
-                            a.output_size), True))
-    return steps
-
-
-_SCRATCH = threading.local()
-_SCRATCH_BYTES = 16 << 20
-
-
-def _scratch(shape: Sequence[int], dtype: DTypeLike, role: Hashable) -> np.ndarray:
-    """A work array for ``role`` (a pass's intermediate, never a result), kept between
-    calls of the same shapes in this thread.
-
-    The box passes work on blocks of about 1 MiB; a fresh ``np.empty`` of that
-    size is served by new pages whenever the allocator has handed the last ones
-    back to the system, and then every call pays for the page faults: 530 per
-    3x3 average pooling of (1,64,112,112) and 1400 for 7x7 (about as long as
-    the passes themselves).  Arrays up to 4 MiB are kept, 16 MiB at most per
-    thread (the oldest dropped first); callers use them only until the next
-    block.
-    """
-    dtype = np.dtype(dtype)
-    nbytes = math.prod(shape) * dtype.itemsize
-    if nbytes > 4 << 20:
-        return np.empty(shape, dtype=dtype)
-    store = getattr(_SCRATCH, "arrays", None)
-    if store is None:
-        store = _SCRATCH.arrays = {}
-    key = (role, tuple(shape), dtype.str)
-    array: np.ndarray | None = store.pop(key, None)
-    if array is None:
-        array = np.empty(shape, dtype=dtype)
-        while store and sum(a.nbytes for a in store.values()) + nbytes > _SCRATCH_BYTES:
-            store.pop(next(iter(store)))
-    store[key] = array                  # (re-inserted: the most recently used last)
-    return array
-
-
-def _axis_reduce(src: np.ndarray, axis: int, steps: list[tuple[AxisGeometry | _Axis, bool]],
-                 ufunc: np.ufunc, dtype: DTypeLike, empty: Any, out: np.ndarray | None = None
-                 ) -> np.ndarray:
-    """Reduce spatial axis ``axis`` of ``src`` by the steps of :func:`_axis_steps`."""
-    (first, _), *rest = steps
-    if not rest:
-        return _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty, out)
-    shape = list(src.shape)
-    shape[2 + axis] = first.output_size
-    blocks = _axis_pass(src, axis, first, _axis_groups(first), ufunc, dtype, empty,
-                        _scratch(shape, dtype, ("blocks", axis)))
-    (slide, _), *left = rest
-    out = _axis_pass(blocks, axis, slide, _axis_groups(slide), ufunc, dtype, empty, out)
-    for leftover, _ in left:            # the r taps past the whole blocks, into out
-        _axis_pass(src, axis, leftover, _axis_groups(leftover), ufunc, dtype, empty, out,
-                   into=True)
-    return out
-
-
-def _axis_pass(src: np.ndarray, axis: int, a: AxisGeometry | _Axis,
-               groups: list[tuple[int, int, list[int]]], ufunc: np.ufunc, dtype: DTypeLike,
-               empty: Any, out: np.ndarray | None = None, into: bool = False) -> np.ndarray:
-    """Reduce spatial axis ``axis`` of ``src`` over its taps: ``out[..., o, ...] =
-    ufunc over the input taps of o``, one strided slice per tap and run of outputs.
-
-    ``ufunc`` is ``np.maximum`` or ``np.add``, computed in ``dtype`` (given
-    explicitly: numpy would otherwise add two float32 slices in float32 and
-    only then widen the result into a float64 ``out``); ``empty`` fills the
-    outputs whose window has no input element.  With ``into``, ``out`` already
-    holds a partial result and the taps are combined into it.
-    """
-    dim = 2 + axis
-    if out is None:
-        shape = list(src.shape)
-        shape[dim] = a.output_size
-        out = _scratch(shape, dtype, ("pass", axis))
-    lead = (slice(None),) * dim
-    ranges = [r for r in _axis_tap_ranges(a) if r[1] > r[0]]
-    full = [off for lo, hi, off in ranges if lo == 0 and hi == a.output_size]
-    if full or into:
-        # Tap-major: the taps that every output reads (3x3 stride 2 padding 1: the
-        # centre and the right one) make ``out`` over the whole axis in one ufunc call
-        # each, then every other tap is combined into its range of outputs.  Ufunc calls
-        # over whole rows let numpy run one long loop over the rows of a block (a
-        # range of 55 out of 56 outputs is 56 short loops per plane); the border runs
-        # of :func:`_axis_groups` need more, shorter calls.  Each output still meets
-        # each of its input taps once, as in the groups (the same maximum; the same
-        # depth of additions, which is what the error bound of _avg_pool_fast counts).
-        def view(o0: int, o1: int, off: int) -> np.ndarray:
-            return src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
-                                     a.stride),)]
-        rest = [r for r in ranges if not (r[0] == 0 and r[1] == a.output_size)]
-        if not into:
-            first = [view(0, a.output_size, off) for off in full]
-            if len(first) == 1:
-                np.copyto(out, first[0], casting="unsafe")
-            else:
-                ufunc(first[0], first[1], out=out, dtype=dtype)
-                for v in first[2:]:
-                    ufunc(out, v, out=out, dtype=dtype)
-        else:
-            rest = ranges
-        for o0, o1, off in rest:
-            target = out[lead + (slice(o0, o1),)]
-            ufunc(target, view(o0, o1, off), out=target, dtype=dtype)
-        return out
-    for o0, o1, offs in groups:
-        target = out[lead + (slice(o0, o1),)]
-        if not offs:
-            if not into:
-                target[...] = empty
-            continue
-        views = [src[lead + (slice(o0 * a.stride + off, (o1 - 1) * a.stride + off + 1,
-                                   a.stride),)] for off in offs]
-        if into:
-            for v in views:
-                ufunc(target, v, out=target, dtype=dtype)
-            continue
-        if len(views) == 1:
-            np.copyto(target, views[0], casting="unsafe")
-            continue
-        ufunc(views[0], views[1], out=target, dtype=dtype)
-        for v in views[2:]:
-            ufunc(target, v, out=target, dtype=dtype)
-    return out
-
-
-def _plane_chunks(shape: tuple[int, ...], bytes_per_plane: int, budget: int = 1 << 20
-                  ) -> list[tuple[slice, slice]]:
-    """``(n, c0, c1)`` blocks of whole ``(n, c)`` planes of about ``budget`` bytes of
-    intermediate data each, so that a block's passes run in the cache (2 MiB of L2
-    on the reference machine: one pass over a 3 MB array otherwise streams it from
-    memory, and the passes are memory-bound)."""
-    per_block = max(1, budget // max(1, bytes_per_plane))
-    n, c = shape[:2]
-    if per_block >= c:                      # whole images at a time
-        step = max(1, per_block // c)
-        return [(slice(i, min(i + step, n)), slice(None)) for i in range(0, n, step)]
-    per_block = -(-c // -(-c // per_block))     # equal blocks: 64 planes in 4 of 16, not 20+20+20+4
-    return [(slice(i, i + 1), slice(c0, min(c0 + per_block, c)))
-            for i in range(n) for c0 in range(0, c, per_block)]
-
-
-@overload
-def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DTypeLike, empty: Any,
-                finish: None = None) -> np.ndarray: ...
-@overload
-def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DTypeLike, empty: Any,
-                finish: Callable[[tuple[slice, slice], np.ndarray], None]) -> None: ...
-def _box_reduce(x: np.ndarray, geom: PoolGeometry, ufunc: np.ufunc, dtype: DTypeLike, empty: Any,
-                finish: Callable[[tuple[slice, slice], np.ndarray], None] | None = None
-                ) -> np.ndarray | None:
-    """Separable window passes: the reduction of every window, one spatial axis at a time.
-
-    A window is a box (the product of one tap range per axis), and both the
-    maximum and the sum over a box can be taken axis by axis: first over the
-    taps of one axis for every position of the other axes, then over the
-    taps of the next axis *of that intermediate*, which has already shrunk to
-    the output length on the first axis.  A 3x3 window costs 2 + 2 ufunc
-    passes instead of 8, a 3x3x3 one 2 + 2 + 2 instead of 26.  The leading
-    axes go first (their taps are whole contiguous rows, the fastest reads)
-    and the last axis last, on the smallest intermediate, because its taps
-    step through memory with the stride.  Border outputs read only their
-    input taps (:func:`_axis_groups`): no padded copy of the input.  The work
-    runs over blocks of planes (:func:`_plane_chunks`) that fit in the cache,
-    split over threads for large inputs (:func:`pooltutor.threads.run_parts`);
-    with ``finish``, each block's result is handed to ``finish(index, block)``
-    while it is still in the cache (and nothing is returned), on the thread
-    that reduced the block.
-
-    ``pooltutor.reference`` reduces every window in one scan instead; the
-    maximum is the same number either way (it is one of the elements; the
-    caller handles the sign of a zero tie), and the sum is the same number
-    for integers (exact in int64) -- for floats the order of additions
-    differs, see :func:`_avg_pool_fast`.
-    """
-    axes = geom.axes
-    ndim = geom.ndim
-    steps = [_axis_steps(a) for a in axes]
-    order = range(ndim)                     # the last axis last
-    out = None if finish else np.empty(x.shape[:2] + geom.output_shape, dtype=dtype)
-    plane_bytes = np.dtype(dtype).itemsize * math.prod(
-        a.output_size if i == order[0] else a.input_size for i, a in enumerate(axes))
-    blocks = _plane_chunks(x.shape, plane_bytes)
-
-    def reduce_block(index: tuple[slice, slice]) -> None:
-        z = x[index]
-        for step, axis in enumerate(order):
-            last = step == len(order) - 1
-            z = _axis_reduce(z, axis, steps[axis], ufunc, dtype, empty,
-                             out=out[index] if last and out is not None else None)
-        if finish:
-            finish(index, z)
-
-    # the blocks split over threads (whole planes each: the same numbers, see pooltutor.threads)
-    run_parts(reduce_block, blocks, plane_bytes * math.prod(x.shape[:2]))
-    return out
+def _box_plan(geom: PoolGeometry) -> BoxPlan:
+    """The separable passes of :mod:`pooltutor.separable` for ``geom`` (remembered)."""
+    return box_plan(tuple((a.kernel, a.stride, a.dilation, a.pad_begin, a.input_size,
+                           a.output_size) for a in geom.axes))
 
 
 def _max_values_clipped(x: np.ndarray, geom: PoolGeometry, identity: Any) -> np.ndarray:
     """The window maxima when no padding tap takes part (values only): box passes
     straight on ``x``, an empty window ``identity``."""
-    return _box_reduce(x, geom, np.maximum, x.dtype, identity)
+    out = reduce_boxes(x, _box_plan(geom), np.maximum, x.dtype, identity)
+    assert out is not None
+    return out
 
 
 def _outer_and(columns: Sequence[np.ndarray | np.bool_], ndim: int) -> np.ndarray | None:
@@ -929,23 +657,27 @@ def _max_pool_fast(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
     identity = fill_value(dtype, "neg_inf")
     pad_fill = fill_value(dtype, "lowest") if pad_taps == "lowest" else identity
     taps = list(itertools.product(*(range(k) for k in geom.kernel)))
-    if not return_indices and pad_fill == identity:
-        # 1. values only, no padding tap that takes part: box passes on x itself
-        best = _max_values_clipped(x, geom, identity)
+    # windows with no tap that may take part (geometry alone says which)
+    has = _outer_and([m.any(axis=1) for m in masks], ndim)
+    indices = None
+    if pad_fill == identity and (pad_taps == "skip" or not return_indices):
+        # no padding tap takes part (or, compared as -inf, it changes no maximum): box
+        # passes on x itself, and the winners straight from x's taps, one block of
+        # planes at a time (_max_by_boxes)
+        found = _max_by_boxes(x, geom, identity, ties, return_indices, index_layout)
+        if found is None:
+            return None
+        best, indices = found
     else:
         source = _TapSource(x, geom, dtype, pad_fill, identity, passes=2 if return_indices else 1)
         # 1. values: a running maximum, in place (the winners pass reads the same source)
         best = _max_values(source, taps)
-    if dtype.kind == "f":
-        if _holds_nan(best):
-            return None
-        if (best == 0).any() and _has_negative_zero(x):
-            return None
-    # windows with no tap that may take part (geometry alone says which)
-    has = _outer_and([m.any(axis=1) for m in masks], ndim)
-
-    indices = None
-    if return_indices:
+        if dtype.kind == "f":
+            if _holds_nan(best):
+                return None
+            if (best == 0).any() and _has_negative_zero(x):
+                return None
+    if return_indices and indices is None:
         codes, code = _winner_codes(source, taps, best, masks, identity, ties)
         # Free the padded copy before the int64 indices are allocated: with both
         # alive, the heap grows and shrinks on every call, and each call then pays
@@ -960,6 +692,7 @@ def _max_pool_fast(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
             _, won_by_input = _decode_winners(tap_id, tables, geom)
             np.copyto(indices, -1, where=~won_by_input)
         del code
+    if indices is not None:
         if has is not None:
             if empty_index == "minus_one":
                 np.copyto(indices, -1, where=~has)
@@ -971,12 +704,174 @@ def _max_pool_fast(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
     return best, indices
 
 
-def _running_maximum(views: Sequence[np.ndarray]) -> np.ndarray:
-    """The elementwise maximum of equally shaped arrays: a new array, one in-place
-    ``np.maximum`` per further array."""
+@dataclass(frozen=True, eq=False)
+class _Winners:
+    """How :func:`_max_by_boxes` finds the winning tap of every window (per geometry and
+    tie rule): per tap, the outputs whose window holds it as an input element (a box
+    of output ranges) and the matching strided view of the input, with its code."""
+
+    #: per tap: (outputs, input view, code, the outputs outside its box)
+    taps: tuple[tuple[tuple[slice, ...], tuple[slice, ...], int, tuple[tuple[slice, ...], ...]],
+                ...]
+    code_type: np.dtype[Any]
+    #: per code, the tap's position in the window: (j_0, ..., j_{n-1})
+    tap_of_code: tuple[tuple[int, ...], ...]
+
+
+def _winners(geom: PoolGeometry, ties: Ties) -> _Winners:
+    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
+    ntaps = len(taps)
+    code_type = np.min_scalar_type(ntaps - 1)       # uint8 up to 256 taps
+    found = []
+    tap_of_code: list[tuple[int, ...]] = [()] * ntaps
+    for t, tap in enumerate(taps):
+        code = ntaps - 1 - t if ties == "first" else t
+        tap_of_code[code] = tap
+        if code == 0:       # where no other tap equals the maximum, this one does
+            continue
+        outs: list[slice] = []
+        srcs: list[slice] = []
+        outside: list[tuple[slice, ...]] = []
+        lead = (slice(None), slice(None))
+        for axis, (a, j) in enumerate(zip(geom.axes, tap, strict=True)):
+            off = j * a.dilation - a.pad_begin
+            lo = max(0, -(off // a.stride))                     # ceil(-off / S)
+            hi = min(a.output_size, (a.input_size - 1 - off) // a.stride + 1)
+            if hi <= lo:
+                break
+            outs.append(slice(lo, hi))
+            srcs.append(slice(lo * a.stride + off, (hi - 1) * a.stride + off + 1, a.stride))
+            rest = [slice(None)] * geom.ndim
+            for band in (slice(0, lo), slice(hi, a.output_size)):
+                if band.stop > band.start:
+                    rest[axis] = band
+                    outside.append(lead + tuple(rest))
+        else:
+            found.append((lead + tuple(outs), lead + tuple(srcs), code, tuple(outside)))
+    return _Winners(tuple(found), code_type, tuple(tap_of_code))
+
+
+def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
+                  return_indices: bool | np.bool_, index_layout: IndexLayout
+                  ) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """Steps 1-3 of :func:`_max_pool_fast` where no padding tap takes part, one block
+    of planes at a time (in the cache, over threads): the maxima by the box passes of
+    :mod:`pooltutor.separable` straight on ``x``, the winners by comparing ``x``'s taps
+    with them, each tap over the outputs whose window holds it (a strided view of
+    ``x``, no copy), and the indices.  The empty windows are left to the caller;
+    None when a window holds a NaN or a -0.0 may tie with a 0.0.
+    """
+    dtype = x.dtype
+    plan = _box_plan(geom)
+    out_shape = x.shape[:2] + geom.output_shape
+    best = np.empty(out_shape, dtype=dtype)
+    indices = np.empty(out_shape, dtype=np.int64) if return_indices else None
+    winners = _cached(_winners, geom, ties)
+    if return_indices:
+        wn, wc, w = _index_weights(x.shape, index_layout)
+        # index = start(n, c, o) + offset(winning tap), every layout being linear
+        lut = np.array([sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w,
+                                                                   strict=True))
+                        for tap in winners.tap_of_code], dtype=np.int64)
+        start = _cached(_window_starts, geom, tuple(w))
+    leave: list[bool] = []
+    is_float = dtype.kind == "f"
+    # Where windows overlap along a strided last axis (3x3 stride 2), the taps of x are
+    # read every S elements; a copy of the block with that axis split into its S phases
+    # (_TapSource, padding filled with identity) makes every tap a contiguous run, and
+    # then serves both the maxima and the comparisons of the winners.
+    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
+    split = return_indices and _TapSource.splits(x, geom, dtype, passes=2)
+    masks = [t[1] for t in _axis_tap_tables(geom)] if split else []
+
+    def from_source(xb: np.ndarray, bb: np.ndarray) -> np.ndarray | None:
+        source = _TapSource(xb, geom, dtype, identity, identity, passes=2,
+                            alloc=lambda shape, dt: scratch(shape, dt, "max source"))
+        _max_values(source, taps, out=bb)
+        if is_float and (_holds_nan(bb) or (bb == 0).any() and _has_negative_zero(xb)):
+            return None
+        return _winner_codes(source, taps, bb, masks, identity, ties)[1]
+
+    def block(index: tuple[slice, slice]) -> None:
+        xb = x[index]
+        if split:
+            code = from_source(xb, best[index])
+            if code is None:
+                leave.append(True)
+            if code is None or leave:
+                return
+            assert indices is not None
+            _finish_indices(code, index)
+            return
+        bb = reduce_block(xb, plan, np.maximum, dtype, identity, best[index])
+        if is_float and (_holds_nan(bb) or (bb == 0).any() and _has_negative_zero(xb)):
+            leave.append(True)          # the general path does it all
+            return
+        if indices is None or leave:
+            return
+        # 2. winners: code = max over taps of (tap == best) * code(tap)
+        code = scratch(bb.shape, winners.code_type, "max codes")
+        code.fill(0)
+        eq = scratch(bb.shape, np.bool_, "max equal")
+        scaled = scratch(bb.shape, winners.code_type, "max scaled")
+        eq8 = eq.view(np.uint8)
+        for out, src, c, outside in winners.taps:
+            # the tap's comparison over its outputs, False elsewhere: the code arithmetic
+            # then runs over whole arrays (a range of 55 out of 56 outputs would make
+            # numpy run 55-element loops, five times slower here)
+            np.equal(xb[src], bb[out], out=eq[out])
+            for band in outside:
+                eq[band] = False
+            np.multiply(eq8, winners.code_type.type(c), out=scaled)
+            np.maximum(code, scaled, out=code)
+        _finish_indices(code, index)
+
+    def _finish_indices(code: np.ndarray, index: tuple[slice, slice]) -> None:
+        # 3. indices: the offset of the winning tap, then the start of the window
+        assert indices is not None
+        ib = indices[index]
+        np.take(lut, code, out=ib, mode="clip")
+        np.add(ib, start, out=ib)
+        if wn or wc:
+            n0, c0 = index[0].start or 0, index[1].start or 0
+            lead = (np.arange(n0, n0 + ib.shape[0], dtype=np.int64)[:, None] * wn
+                    + np.arange(c0, c0 + ib.shape[1], dtype=np.int64)[None, :] * wc)
+            np.add(ib, lead.reshape(lead.shape + (1,) * geom.ndim), out=ib)
+
+    per_plane = max(plan.plane_elements * dtype.itemsize,
+                    math.prod(geom.output_shape) * (16 if return_indices else dtype.itemsize))
+    total = per_plane * math.prod(x.shape[:2])
+    # One block per thread: the winners take about 4 numpy calls per tap and block, and
+    # a call's own cost (about 4 microseconds here) then outweighs what smaller blocks
+    # gain in the cache (measured: 4 blocks of 16 planes 40% slower than 1 of 64).
+    parts = threads.num_threads() if total >= threads.MIN_PARALLEL_BYTES else 1
+    run_parts(block, plane_blocks(x.shape, per_plane, budget=-(-total // parts)), total)
+    if leave:
+        return None
+    return best, indices
+
+
+def _window_starts(geom: PoolGeometry, weights: tuple[int, ...]) -> np.ndarray:
+    """``sum over axes of (o*S - pb) * weight``, shaped ``(1, 1, *output_shape)`` (read-only)."""
+    ndim = geom.ndim
+    start = np.zeros((1, 1) + geom.output_shape, dtype=np.int64)
+    for axis, (a, wa) in enumerate(zip(geom.axes, weights, strict=True)):
+        o = np.arange(a.output_size, dtype=np.int64)
+        start = start + ((o * a.stride - a.pad_begin) * wa).reshape(
+            _axis_shape(ndim, axis, a.output_size))
+    start.setflags(write=False)
+    return start
+
+
+def _running_maximum(views: Sequence[np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
+    """The elementwise maximum of equally shaped arrays: into ``out`` (or a new array),
+    one in-place ``np.maximum`` per further array."""
     if len(views) == 1:
-        return np.array(views[0], copy=True)
-    out: np.ndarray = np.maximum(views[0], views[1])
+        if out is None:
+            return np.array(views[0], copy=True)
+        np.copyto(out, views[0])
+        return out
+    out = np.maximum(views[0], views[1], out=out)
     for view in views[2:]:
         np.maximum(out, view, out=out)
     return out
@@ -998,7 +893,8 @@ def _prefer_separable(geom: PoolGeometry, lead: tuple[int, ...]) -> bool:
     return separable + calls < direct
 
 
-def _max_values(source: _TapSource, taps: Sequence[tuple[int, ...]]) -> np.ndarray:
+def _max_values(source: _TapSource, taps: Sequence[tuple[int, ...]],
+                out: np.ndarray | None = None) -> np.ndarray:
     """The maximum over every window, tap by tap or one axis at a time.
 
     The maximum over a box is the maximum over its first axis of the maxima
@@ -1013,7 +909,7 @@ def _max_values(source: _TapSource, taps: Sequence[tuple[int, ...]]) -> np.ndarr
     """
     geom = source.geom
     if not _prefer_separable(geom, source.src.shape[:2]):
-        return _running_maximum([source.tap(tap) for tap in taps])
+        return _running_maximum([source.tap(tap) for tap in taps], out)
     axes = geom.axes
     z = _running_maximum([source.along_last(j) for j in range(axes[-1].kernel)])
     for axis in reversed(range(geom.ndim - 1)):
@@ -1024,7 +920,7 @@ def _max_values(source: _TapSource, taps: Sequence[tuple[int, ...]]) -> np.ndarr
             index[2 + axis] = slice(j * a.dilation,
                                     j * a.dilation + (a.output_size - 1) * a.stride + 1, a.stride)
             views.append(z[tuple(index)])
-        z = _running_maximum(views)
+        z = _running_maximum(views, out if axis == 0 else None)
     return z
 
 
@@ -1145,22 +1041,42 @@ def _divisor_counts(tables: Sequence[_Table], which: int, ndim: int) -> np.ndarr
     return count
 
 
-def _geometry_counts(geom: PoolGeometry, which: int) -> np.ndarray:
-    count = _divisor_counts(_axis_tap_tables(geom), which, geom.ndim)
+@dataclass(frozen=True, eq=False)
+class _Divisors:
+    """The divisors of an average pooling, and what its division needs (worked out once
+    per geometry: reductions over the counts cost as much as a small pooling)."""
+
+    count: np.ndarray                   # (1, 1, *output_shape) int64, read-only
+    zero: bool                          # some window has divisor 0 (its average is 0)
+    smallest: int                       # the smallest divisor that is not 0 (1 if none)
+    by: float | np.ndarray              # what to divide by: a float where it is uniform
+
+
+def _divisors(count: np.ndarray) -> _Divisors:
     count.setflags(write=False)
-    return count
+    zero = bool((count == 0).any())
+    smallest = int(count[count > 0].min()) if not (count == 0).all() else 1
+    # one divisor everywhere (as with count_include_pad and symmetric padding): a float
+    # scalar, which divides faster than a broadcast int64 array and gives the same quotients
+    by = float(smallest) if int(count.max()) == smallest and not zero \
+        else count.astype(np.float64)
+    return _Divisors(count, zero, smallest, by)
 
 
-def _avg_divisors(geom: PoolGeometry, divisor: DivisorRule | int) -> np.ndarray:
-    """The divisor of every output, ``(1, 1, *output_shape)`` int64 (read-only;
-    remembered per geometry unless it is large, as the tap tables are)."""
+def _geometry_divisors(geom: PoolGeometry, which: int) -> _Divisors:
+    return _divisors(_divisor_counts(_axis_tap_tables(geom), which, geom.ndim))
+
+
+def _avg_divisors(geom: PoolGeometry, divisor: DivisorRule | int) -> _Divisors:
+    """The divisor of every output (remembered per geometry unless it is large, as the
+    tap tables are)."""
     if isinstance(divisor, int):
-        return np.full((1,) * (2 + geom.ndim), divisor, dtype=np.int64)
+        return _divisors(np.full((1,) * (2 + geom.ndim), divisor, dtype=np.int64))
     which = 1 if divisor == "valid" else 2
     if math.prod(geom.output_shape) <= 1 << 16:
-        cached: np.ndarray = _cached(_geometry_counts, geom, which)
+        cached: _Divisors = _cached(_geometry_divisors, geom, which)
         return cached
-    return _geometry_counts(geom, which)
+    return _geometry_divisors(geom, which)
 
 
 _U = 2.0 ** -53                         # unit roundoff of float64
@@ -1170,8 +1086,9 @@ class _LeaveFastPath(Exception):
     """Raised inside a block of :func:`_avg_pool_fast` to hand the whole pooling to the tap loop."""
 
 
-def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.ndarray | None:
-    """Average pooling by box sums (:func:`_box_reduce`), bit-identical to the loop reference.
+def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, divisors: _Divisors) -> np.ndarray | None:
+    """Average pooling by box sums (:mod:`pooltutor.separable`), bit-identical to the loop
+    reference.
 
     Returns the output, or None where the tap loop of :func:`avg_pool` must
     do it (float64, 64-bit integers too large for exact float64 sums, a
@@ -1206,12 +1123,8 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.n
     """
     dtype = x.dtype
     ktot = math.prod(geom.kernel)
-    zero_count = bool((count == 0).any())
-    c_min = int(count[count > 0].min()) if not (count == 0).all() else 1
-    # one divisor everywhere (as with count_include_pad and symmetric padding): a float
-    # scalar, which divides faster than a broadcast int64 array and gives the same quotients
-    divisor = float(c_min) if int(count.max()) == c_min and not zero_count \
-        else count.astype(np.float64)
+    count, zero_count, c_min, divisor = (divisors.count, divisors.zero, divisors.smallest,
+                                         divisors.by)
 
     out_shape = x.shape[:2] + geom.output_shape
     if dtype.kind in "iu":
@@ -1224,12 +1137,12 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.n
         def finish_int(index: tuple[slice, slice], total: np.ndarray) -> None:
             _divide(total, divisor, out[index], zero_count)
 
-        _box_reduce(x, geom, np.add, np.int64, 0, finish_int)
+        reduce_boxes(x, _box_plan(geom), np.add, np.int64, 0, finish_int)
         return out
     if dtype.itemsize == 8:
         return None
     scale = 4 * (ktot + sum(geom.kernel) + 4) * ktot * _U / c_min
-    bits = np.uint32 if dtype.itemsize == 4 else np.uint16
+    bits = np.dtype(f"u{dtype.itemsize}")
     spatial = tuple(range(2, x.ndim))
     y = np.empty(out_shape, dtype=dtype)
     unsure: list[list[np.ndarray]] = []
@@ -1240,15 +1153,22 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.n
     # per block of planes, while it is in the cache
     def finish(index: tuple[slice, slice], total: np.ndarray) -> None:
         block = x[index]
-        a = np.abs(block, out=_scratch(block.shape, dtype.newbyteorder("="), "abs"))
-        m = a.max(axis=spatial, keepdims=True).astype(np.float64)
+        # The magnitudes as integers: a float's bits shifted left by one drop the sign,
+        # and order the magnitudes as their values (inf and NaN last), so one integer
+        # pass and two integer reductions give each plane's largest and smallest.
+        mag = scratch(block.shape, bits, "avg magnitudes")
+        np.left_shift(block.view(bits), 1, out=mag)
+        top = mag.max(axis=spatial, keepdims=True)
+        m = (top >> 1).view(dtype).astype(np.float64)
         if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
             raise _LeaveFastPath
-        low = a.min(axis=spatial, keepdims=True)
-        zeros = not (low > 0).all()
-        if zeros:                       # the smallest magnitude that is not 0
-            low = a.min(axis=spatial, keepdims=True, where=a > 0, initial=np.inf)
-        if _sums_are_exact(m, low.astype(np.float64), room, tiny):
+        smallest = mag.min(axis=spatial, keepdims=True)
+        zeros = bool((smallest == 0).any())
+        if zeros:                       # the smallest magnitude that is not 0: 0 - 1 wraps
+            np.subtract(mag, 1, out=mag)    # to the largest integer, the others keep order
+            smallest = mag.min(axis=spatial, keepdims=True) + 1   # (a plane of zeros: 0)
+        low = (smallest >> 1).view(dtype).astype(np.float64)
+        if _sums_are_exact(m, low, room, tiny):
             if zeros:                   # a sum of -0.0 only: +0.0, as the reference's 0.0 + -0.0
                 np.add(total, 0.0, out=total)
             if zero_count:
@@ -1260,10 +1180,10 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.n
         q = _divide(total, divisor, total, zero_count)
         np.copyto(y[index], q, casting="same_kind")
         # q -+ B computed in float64 and rounded straight into the output dtype
-        low = np.subtract(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
-        high = np.add(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
+        lower = np.subtract(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
+        upper = np.add(q, bound, out=np.empty(q.shape, dtype), casting="same_kind")
         # (same bits: also the same sign of zero; -0.0 and 0.0 compare equal as floats)
-        flat = np.flatnonzero(low.view(bits) != high.view(bits))
+        flat = np.flatnonzero(lower.view(bits) != upper.view(bits))
         if flat.size:
             where = list(np.unravel_index(flat, q.shape))
             where[0] = where[0] + (index[0].start or 0)
@@ -1272,7 +1192,7 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, count: np.ndarray) -> np.n
 
     try:
         with np.errstate(invalid="ignore", over="ignore"):   # inf + -inf: NaN, the right average
-            _box_reduce(x, geom, np.add, np.float64, 0.0, finish)
+            reduce_boxes(x, _box_plan(geom), np.add, np.float64, 0.0, finish)
     except _LeaveFastPath:
         return None
     if not unsure:
@@ -1402,14 +1322,15 @@ def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[i
                 f"divisor={divisor!r}: need 'valid', 'padded' or an int >= 1"
             ) from None
     out_shape = x.shape[:2] + geom.output_shape
-    count = _avg_divisors(geom, divisor)
+    divisors = _avg_divisors(geom, divisor)
+    count = divisors.count
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     rules = dict(rounding=rounding, divisor=divisor)
     extent = _padded_extent(geom)
     padded_shape = x.shape[:2] + tuple(
         s + b + a for s, (b, a) in zip(x.shape[2:], extent, strict=True))
     check_memory("padding x", padded_shape, 8)      # (refused up front, whichever path runs)
-    fast = _avg_pool_fast(x, geom, count)
+    fast = _avg_pool_fast(x, geom, divisors)
     if fast is not None:
         return PoolResult(fast.astype(out_dtype, copy=False), None, geom, "avg", rules, x)
     # The tap loop: float64 input, or what _avg_pool_fast leaves to it.
@@ -1454,7 +1375,7 @@ def _adaptive_check(x: ArrayLike, output_size: int | Sequence[int]
     x = check_tensor("x", x)
     ndim = x.ndim - 2
     outs = check_per_axis("output_size", output_size, ndim, minimum=1)
-    return x, _geometry(adaptive_geometry, x.shape[2:], outs)
+    return x, adaptive_geometry(x.shape[2:], outs)
 
 
 def _adaptive_taps(x: np.ndarray, geom: AdaptiveGeometry,
@@ -1534,7 +1455,7 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     if all(r is not None for r in regular):
         kernel, stride = zip(*regular, strict=True)
         if math.prod(kernel) <= 16:
-            pgeom = _geometry(pool_geometry, geom.input_shape, kernel, stride)
+            pgeom = pool_geometry(geom.input_shape, kernel, stride)
             tables = _axis_tap_tables(pgeom)
             return _max_pool_fast(x, pgeom, tables, [t[1] for t in tables], "skip", "neg_inf",
                                   "minus_one", ties, return_indices, index_layout)

@@ -2,7 +2,7 @@
 
 numpy releases the GIL inside a ufunc's inner loop, so two Python threads
 that each run ``np.add`` / ``np.maximum`` over their own half of the planes
-really run at once, on two cores.  :func:`pooltutor.pooling._box_reduce`
+really run at once, on two cores.  :func:`pooltutor.separable.reduce_boxes`
 (values-only max pooling and average pooling) shares its blocks of planes
 out over threads (:func:`run_parts`): the caller and the pool's threads
 each take the next block until none is left.  Every output is computed by

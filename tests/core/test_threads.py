@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from pooltutor import pooling, reference, threads
+from pooltutor import pooling, reference, separable, threads
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
 
 from pool_checks import check_avg  # isort: skip
@@ -23,9 +23,10 @@ def every_plane_a_part(monkeypatch):
     before = threads.num_threads()
     threads.set_num_threads(2)
     monkeypatch.setattr(threads, "MIN_PARALLEL_BYTES", 0)
-    chunks = pooling._plane_chunks
-    monkeypatch.setattr(pooling, "_plane_chunks",
-                        lambda shape, nbytes, budget=1: chunks(shape, nbytes, budget))
+    chunks = separable.plane_blocks
+    for module in (separable, pooling):      # (the box passes, and max pooling with indices)
+        monkeypatch.setattr(module, "plane_blocks",
+                            lambda shape, nbytes, budget=1: chunks(shape, nbytes, 1))
     seen: set[str] = set()
     main = threading.current_thread().name
     run_parts = threads.run_parts
@@ -39,6 +40,7 @@ def every_plane_a_part(monkeypatch):
             work(item)
         run_parts(tracked, items, nbytes)
 
+    monkeypatch.setattr(separable, "run_parts", recording)
     monkeypatch.setattr(pooling, "run_parts", recording)
     yield seen
     threads.set_num_threads(before)

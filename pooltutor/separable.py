@@ -1,0 +1,398 @@
+"""Separable window passes: the sum or the maximum of every box-shaped window, one axis at a time.
+
+A pooling window is a box: the product of one range of taps per spatial
+axis.  Its maximum, and its sum, can therefore be taken one axis at a time:
+first over the taps of the leading axis, for every position of the other
+axes, then over the taps of the next axis *of that intermediate*, which has
+already shrunk to the output length on the first axis.  A 3x3 window costs
+2 + 2 whole-array ufunc calls instead of 8, a 3x3x3 window 2 + 2 + 2
+instead of 26.  :func:`pooltutor.pooling.max_pool` (values only) and
+:func:`pooltutor.pooling.avg_pool` use it; :mod:`pooltutor.reference` reduces
+every window in one scan instead, and the tests compare the two.
+
+How the passes are laid out (:class:`BoxPlan`, worked out once per geometry):
+
+* **The first pass reads the input itself**, along the leading spatial axis,
+  whose taps are whole contiguous rows (planes in 3-D).  Where a tap falls in
+  the padding it is simply not read: each tap covers the range of outputs
+  whose window holds it as an input element, and the taps that cover every
+  output are taken first, in whole-axis ufunc calls, the others combined into
+  their ranges.  No padded copy of the input is made.
+* **Every later pass reads a padded intermediate.**  The first pass writes its
+  result into a work array that carries the padding of every later axis,
+  filled once with the identity of the reduction (``0`` for sums, ``-inf`` or
+  the lowest integer for maxima) when the array is made; the passes never
+  write there, so it stays filled from call to call.  Every tap of a later
+  pass then covers every output: one ufunc call per tap, no border cases, and
+  the padding taps add ``0`` or compare ``-inf``, which changes nothing.
+* **Long windows are cut into blocks of the stride.**  With ``K = q*S + r``
+  (no dilation) a window is ``q`` whole blocks of ``S`` consecutive elements
+  plus ``r`` more: first the block sums ``B[m]`` over ``[m*S, m*S + S)``, then
+  the window as ``B[o] + ... + B[o+q-1]`` plus the ``r`` leftover taps.  A 7x7
+  window with stride 2 costs 4 ufunc calls per axis instead of 6, an 11x11
+  one 6 instead of 10, so the cost grows with ``K / S`` rather than with ``K``
+  (running sums, whose cost would not grow at all, need a sequential
+  ``np.add.accumulate``: about twelve plain additions' worth here, and a row
+  loop in Python for the leading axes; benchmarks/README.md has the numbers).
+* **Blocks of planes, in the cache, over threads.**  The passes run over
+  blocks of whole ``(n, c)`` planes of about 1 MiB of intermediate data,
+  shared out over :mod:`pooltutor.threads`; a block is whole planes, so the
+  numbers never depend on the thread count.  The work arrays are kept between
+  calls (:func:`scratch`), so that a call pays no page faults for them.
+
+The maximum over a box is the same number whichever order its taps are
+compared in (it is one of them; the caller handles NaN and the sign of a
+zero tie).  A sum of integers is the same number too (exact int64); a float
+sum may differ from the reference's row-major order in its last bits, which
+:func:`pooltutor.pooling._avg_pool_fast` proves harmless or repairs.  Every
+output passes through at most ``sum(K_a - 1)`` additions that can round (the
+blocks never need more; additions of the padding's ``0`` are exact).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+from numpy.typing import DTypeLike
+
+from .threads import run_parts
+
+__all__ = ["AxisTaps", "BoxPlan", "box_plan", "reduce_block", "reduce_boxes", "plane_blocks",
+           "scratch"]
+
+#: ``(kernel, stride, dilation, pad_begin, input_size, output_size)`` of one spatial axis.
+AxisTaps = tuple[int, int, int, int, int, int]
+_Index = tuple[Union[slice, int], ...]
+
+#: Buffer ids of the actions: the input block, the result, and intermediates 0, 1, ...
+_X = -2
+_RESULT = -1
+
+
+@dataclass(frozen=True)
+class _Action:
+    """One ufunc call: ``target[t] = source[a] (op) source[b]`` (``"pair"``),
+    ``target[t] = source[a]`` (``"copy"``), ``target[t] (op)= source[a]`` (``"into"``)
+    or ``target[t] = identity`` (``"fill"``)."""
+
+    kind: str
+    target: int
+    t: _Index
+    source: int = _X
+    a: _Index = ()
+    b: _Index = ()
+
+
+@dataclass(frozen=True)
+class BoxPlan:
+    """The ufunc calls that reduce every window of a geometry, one axis at a time.
+
+    ``buffers`` are the spatial shapes of the intermediates; ``prefill`` says
+    which of them the input pass writes only in part (their padding is filled
+    with the identity once, when the work array is made); ``empty`` is True
+    when no window reads any input element (every output is the identity).
+    """
+
+    axes: tuple[AxisTaps, ...]
+    output_shape: tuple[int, ...]
+    buffers: tuple[tuple[int, ...], ...]
+    prefill: tuple[bool, ...]
+    actions: tuple[_Action, ...]
+    empty: bool
+    #: the largest intermediate, in elements per plane (for block sizes)
+    plane_elements: int
+
+
+def _tap_ranges(k: int, s: int, d: int, base: int, size: int, outputs: int
+                ) -> list[tuple[int, int, int]]:
+    """Per tap ``j``: ``(o0, o1, offset)``, the outputs ``o0 <= o < o1`` whose tap reads
+    ``o*s + offset`` (``offset = j*d + base``) inside ``[0, size)``."""
+    ranges = []
+    for j in range(k):
+        off = j * d + base
+        lo = max(0, -(off // s))                          # ceil(-off / s)
+        hi = min(outputs, (size - 1 - off) // s + 1)
+        ranges.append((lo, max(lo, hi), off))
+    return ranges
+
+
+def _use_blocks(k: int, s: int, d: int, outputs: int) -> bool:
+    """Whether blocks of the stride (see the module docstring) touch fewer elements
+    than the taps one by one."""
+    if d != 1 or k < 2 * s:
+        return False
+    q, r = divmod(k, s)
+    taps_cost = (k - 1) * outputs
+    blocks_cost = (s - 1) * (outputs + q - 1) + (q - 1) * outputs + r * outputs
+    return blocks_cost < taps_cost
+
+
+class _Planner:
+    """Builds the actions of a :class:`BoxPlan` (see :func:`box_plan`)."""
+
+    def __init__(self, axes: tuple[AxisTaps, ...]) -> None:
+        self.axes = axes
+        self.ndim = len(axes)
+        # frame length per axis: every position a tap reads, padding included, and the
+        # whole input even where no window reaches its end (floor mode): the input pass
+        # then reads whole rows of x, which numpy runs as one loop where nothing is padded
+        self.frame = [max((o - 1) * s + (k - 1) * d + 1, pb + size)
+                      for k, s, d, pb, size, o in axes]
+        # the part of the frame that holds input: [lo, hi)
+        self.data = [(pb, pb + size) for _, _, _, pb, size, _ in axes]
+        self.buffers: list[tuple[int, ...]] = []
+        self.prefill: list[bool] = []
+        self.actions: list[_Action] = []
+
+    def new_buffer(self, shape: tuple[int, ...], prefill: bool) -> int:
+        self.buffers.append(shape)
+        self.prefill.append(prefill)
+        return len(self.buffers) - 1
+
+    def index(self, axis: int, along: slice, rest: Sequence[slice]) -> _Index:
+        """``(:, :, ...)`` with ``along`` on spatial ``axis`` and ``rest`` on the others."""
+        spatial = list(rest)
+        spatial[axis] = along
+        return (slice(None), slice(None), *spatial)
+
+    def reduce_axis(self, axis: int, source: int, target: int, ranged: bool,
+                    rest_source: Sequence[slice], rest_target: Sequence[slice]) -> None:
+        """The actions that reduce ``axis`` of ``source`` into ``target``.
+
+        ``ranged``: the source is the input (taps at ``o*S + j*D - pb``, read only
+        inside ``[0, I)``); otherwise a padded intermediate (taps at ``o*S + j*D``,
+        every one inside).  ``rest_*`` slice the other spatial axes.
+        """
+        k, s, d, pb, size, outputs = self.axes[axis]
+        base, length = (-pb, size) if ranged else (0, self.frame[axis])
+        if _use_blocks(k, s, d, outputs):
+            q, r = divmod(k, s)
+            nb = outputs + q - 1
+            shape = list(self.target_shape(target, axis))
+            shape[axis] = nb
+            blocks = self.new_buffer(tuple(shape), prefill=ranged)
+            self.taps(axis, source, blocks, _tap_ranges(s, s, 1, base, length, nb), s,
+                      rest_source, rest_target)
+            # (the blocks lie on the other axes as the target does)
+            self.taps(axis, blocks, target, _tap_ranges(q, 1, 1, 0, nb, outputs), 1,
+                      rest_target, rest_target)
+            if r:
+                self.taps(axis, source, target,
+                          _tap_ranges(r, s, 1, base + q * s, length, outputs), s,
+                          rest_source, rest_target, into=True)
+            return
+        self.taps(axis, source, target, _tap_ranges(k, s, d, base, length, outputs), s,
+                  rest_source, rest_target)
+
+    def target_shape(self, target: int, axis: int) -> tuple[int, ...]:
+        return self.output_shape if target == _RESULT else self.buffers[target]
+
+    @property
+    def output_shape(self) -> tuple[int, ...]:
+        return tuple(a[5] for a in self.axes)
+
+    def taps(self, axis: int, source: int, target: int, ranges: list[tuple[int, int, int]],
+             stride: int, rest_source: Sequence[slice], rest_target: Sequence[slice],
+             into: bool = False) -> None:
+        """``target[o] = (op) over taps of source[o*stride + offset]``: the taps that cover
+        every output first, in whole-axis calls, then the others into their ranges."""
+        outputs = self.target_shape(target, axis)[axis]
+
+        def src(o0: int, o1: int, off: int) -> _Index:
+            return self.index(axis, slice(o0 * stride + off, (o1 - 1) * stride + off + 1,
+                                          stride), rest_source)
+
+        def tgt(o0: int, o1: int) -> _Index:
+            return self.index(axis, slice(o0, o1), rest_target)
+
+        ranges = [r for r in ranges if r[1] > r[0]]
+        full = [off for o0, o1, off in ranges if o0 == 0 and o1 == outputs]
+        act = self.actions.append
+        if into:
+            for o0, o1, off in ranges:
+                act(_Action("into", target, tgt(o0, o1), source, src(o0, o1, off)))
+            return
+        if full:
+            # tap-major: the taps that every output reads make the whole axis in one
+            # call each (numpy runs one long loop over a block's rows), then the
+            # other taps are combined into their ranges
+            part = [r for r in ranges if not (r[0] == 0 and r[1] == outputs)]
+            runs = [(0, outputs, full)]
+        else:
+            # no tap reaches every output (the blocks of a long window, a window
+            # larger than the input): the outputs in runs that read the same taps
+            part = []
+            cuts = sorted({0, outputs} | {v for o0, o1, _ in ranges for v in (o0, o1)})
+            runs = [(o0, o1, [off for lo, hi, off in ranges if lo <= o0 and o1 <= hi])
+                    for o0, o1 in zip(cuts[:-1], cuts[1:], strict=True)]
+        for o0, o1, offs in runs:
+            if not offs:                # a window without any input element
+                act(_Action("fill", target, tgt(o0, o1)))
+            elif len(offs) == 1:
+                act(_Action("copy", target, tgt(o0, o1), source, src(o0, o1, offs[0])))
+            else:
+                act(_Action("pair", target, tgt(o0, o1), source, src(o0, o1, offs[0]),
+                            src(o0, o1, offs[1])))
+            part += [(o0, o1, off) for off in offs[2:]]
+        for o0, o1, off in part:
+            act(_Action("into", target, tgt(o0, o1), source, src(o0, o1, off)))
+
+
+@functools.lru_cache(maxsize=128)
+def box_plan(axes: tuple[AxisTaps, ...]) -> BoxPlan:
+    """The passes for windows ``axes`` (one :data:`AxisTaps` per spatial axis), remembered.
+
+    >>> plan = box_plan(((3, 2, 1, 1, 112, 56), (3, 2, 1, 1, 112, 56)))   # 3x3 s2 p1
+    >>> plan.buffers                     # rows reduced; the columns padded by 1 on the left
+    ((56, 113),)
+    >>> [a.kind for a in plan.actions]   # 2 + 2 calls: a pair and a range per axis
+    ['pair', 'into', 'pair', 'into']
+    """
+    p = _Planner(axes)
+    ndim = p.ndim
+    empty = any(hi <= lo for lo, hi in p.data)
+    if not empty:
+        source, ranged = _X, True
+        # the input pass reads the input part of every later axis, and writes it into
+        # the same part of the padded frame
+        rest_source = [slice(None)] + [slice(lo - a[3], hi - a[3])
+                                       for (lo, hi), a in zip(p.data[1:], axes[1:], strict=True)]
+        rest_target = [slice(None)] + [slice(lo, hi) for lo, hi in p.data[1:]]
+        for axis in range(ndim):
+            last = axis == ndim - 1
+            if last:
+                target = _RESULT
+            else:
+                shape = tuple(a[5] for a in axes[:axis + 1]) + tuple(p.frame[axis + 1:])
+                target = p.new_buffer(shape, prefill=ranged)
+            p.reduce_axis(axis, source, target, ranged, rest_source,
+                          rest_target if ranged else [slice(None)] * ndim)
+            source, ranged = target, False
+            rest_source = [slice(None)] * ndim
+    per_plane = max([math.prod(b) for b in p.buffers] + [math.prod(p.output_shape)])
+    return BoxPlan(axes, p.output_shape, tuple(p.buffers), tuple(p.prefill), tuple(p.actions),
+                   empty, per_plane)
+
+
+_SCRATCH = threading.local()
+_SCRATCH_BYTES = 16 << 20
+
+
+def scratch(shape: Sequence[int], dtype: DTypeLike, role: Hashable, fill: Any = None
+            ) -> np.ndarray:
+    """A work array for ``role`` (an intermediate, never a result), kept between calls
+    of the same shapes in this thread; ``fill``: the value it is filled with when it is
+    made (a role whose array is filled must never write where the fill matters).
+
+    A fresh ``np.empty`` of about 1 MiB is served by new pages whenever the
+    allocator has handed the last ones back to the system, and every call then
+    pays for the page faults: 530 per 3x3 average pooling of (1,64,112,112)
+    and 1400 for 7x7 on the reference machine (about as long as the passes
+    themselves).  Arrays up to 4 MiB are kept, 16 MiB at most per thread (the
+    oldest dropped first); callers use them only until their next call.
+    """
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > 4 << 20:
+        array = np.empty(shape, dtype=dtype)
+        if fill is not None:
+            array.fill(fill)
+        return array
+    store = getattr(_SCRATCH, "arrays", None)
+    if store is None:
+        store = _SCRATCH.arrays = {}
+    key = (role, tuple(shape), dtype.str, None if fill is None else repr(fill))
+    found: np.ndarray | None = store.pop(key, None)
+    if found is None:
+        found = np.empty(shape, dtype=dtype)
+        if fill is not None:
+            found.fill(fill)
+        while store and sum(a.nbytes for a in store.values()) + nbytes > _SCRATCH_BYTES:
+            store.pop(next(iter(store)))
+    store[key] = found                  # (re-inserted: the most recently used last)
+    return found
+
+
+def plane_blocks(shape: tuple[int, ...], bytes_per_plane: int, budget: int = 1 << 20
+                 ) -> list[tuple[slice, slice]]:
+    """``(n, c)`` blocks of whole planes of about ``budget`` bytes of intermediate data
+    each, so that a block's passes run in the cache (one pass over a 3 MB array
+    otherwise streams it from memory, and the passes are bound by memory)."""
+    per_block = max(1, budget // max(1, bytes_per_plane))
+    n, c = shape[:2]
+    if per_block >= c:                      # whole images at a time
+        step = max(1, per_block // c)
+        return [(slice(i, min(i + step, n)), slice(None)) for i in range(0, n, step)]
+    per_block = -(-c // -(-c // per_block))     # equal blocks: 64 planes in 4 of 16, not 20+20+20+4
+    return [(slice(i, i + 1), slice(c0, min(c0 + per_block, c)))
+            for i in range(n) for c0 in range(0, c, per_block)]
+
+
+def reduce_block(xb: np.ndarray, plan: BoxPlan, ufunc: np.ufunc, dtype: np.dtype[Any],
+                 identity: Any, result: np.ndarray) -> np.ndarray:
+    """``ufunc`` over every window of ``plan`` for one block of planes ``xb``, into
+    ``result`` (``xb.shape[:2] + plan.output_shape``; returned).  The work arrays are
+    this thread's (:func:`scratch`)."""
+    fill = dtype.type(identity)
+    if plan.empty:
+        result.fill(fill)
+        return result
+    lead = xb.shape[:2]
+    key = ("box", plan.axes, dtype.str)
+    buffers = [scratch(lead + shape, dtype, key + (i,), fill if pre else None)
+               for i, (shape, pre) in enumerate(zip(plan.buffers, plan.prefill, strict=True))]
+
+    def get(b: int) -> np.ndarray:
+        return xb if b == _X else result if b == _RESULT else buffers[b]
+
+    for act in plan.actions:
+        target = get(act.target)[act.t]
+        if act.kind == "pair":
+            source = get(act.source)
+            ufunc(source[act.a], source[act.b], out=target, dtype=dtype)
+        elif act.kind == "into":
+            ufunc(target, get(act.source)[act.a], out=target, dtype=dtype)
+        elif act.kind == "copy":
+            np.copyto(target, get(act.source)[act.a], casting="unsafe")
+        else:
+            target.fill(fill)
+    return result
+
+
+def reduce_boxes(x: np.ndarray, plan: BoxPlan, ufunc: np.ufunc, dtype: DTypeLike,
+                 identity: Any,
+                 finish: Callable[[tuple[slice, slice], np.ndarray], None] | None = None
+                 ) -> np.ndarray | None:
+    """``ufunc`` (``np.add`` or ``np.maximum``) over every window of ``plan``, computed in
+    ``dtype``; ``identity`` is what a window without input element gives (and what the
+    padding of the work arrays holds).
+
+    Returns the ``(N, C, *output_shape)`` result; or, with ``finish``, hands each
+    block's result to ``finish(index, block)`` while it is still in the cache, on
+    the thread that reduced it, and returns None (the block array is a work
+    array: ``finish`` must not keep it).
+    """
+    dtype = np.dtype(dtype)
+    out = None if finish else np.empty(x.shape[:2] + plan.output_shape, dtype=dtype)
+    plane_bytes = dtype.itemsize * plan.plane_elements
+    key = ("box", plan.axes, dtype.str, "result")
+
+    def one_block(index: tuple[slice, slice]) -> None:
+        xb = x[index]
+        if out is not None:
+            reduce_block(xb, plan, ufunc, dtype, identity, out[index])
+            return
+        assert finish is not None
+        result = scratch(xb.shape[:2] + plan.output_shape, dtype, key)
+        finish(index, reduce_block(xb, plan, ufunc, dtype, identity, result))
+
+    # the blocks split over threads (whole planes each: the same numbers, see pooltutor.threads)
+    run_parts(one_block, plane_blocks(x.shape, plane_bytes),
+              plane_bytes * math.prod(x.shape[:2]))
+    return out
