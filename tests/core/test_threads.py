@@ -12,6 +12,7 @@ import pytest
 
 from pooltutor import pooling, reference, separable, threads
 from pooltutor.errors import PoolTutorError, PoolTutorTypeError
+from pooltutor.indexing import INDEX_LAYOUTS, from_plane
 
 from pool_checks import check_avg  # isort: skip
 
@@ -143,6 +144,28 @@ def test_parts_give_the_reference_maxima(every_plane_a_part, case):
     r = pooling.max_pool(x, **case)
     np.testing.assert_array_equal(r.output, reference.max_pool(x, **case)[0])
     assert len(every_plane_a_part) == 2
+
+
+@pytest.mark.parametrize("case", [dict(kernel=3, stride=2, padding=1),     # phase-split copies
+                                  dict(kernel=2, stride=2),                 # x's own taps
+                                  dict(kernel=(2, 2, 3), stride=2, padding=(0, 1, 1))])
+@pytest.mark.parametrize("ties", ["first", "last"])
+def test_parts_give_the_reference_indices(every_plane_a_part, case, ties):
+    """Max pooling with indices, one block of planes per part: every layout's indices
+    carry their block's (n, c) offsets, ties (small integers) go the asked way, and a
+    NaN in one block hands the whole call to the general path."""
+    rng = np.random.default_rng(5)
+    ndim = len(case["kernel"]) if isinstance(case["kernel"], tuple) else 2
+    x = rng.integers(-2, 3, (2, 3) + (7,) * ndim).astype(np.float32)
+    for poison in (False, True):
+        if poison:
+            x[1, 2].flat[5] = np.nan
+        y, plane = reference.max_pool(x, **case, ties=ties)
+        for layout in INDEX_LAYOUTS:
+            r = pooling.max_pool(x, **case, ties=ties, return_indices=True, index_layout=layout)
+            np.testing.assert_array_equal(r.output, y)
+            np.testing.assert_array_equal(r.indices, from_plane(plane, x.shape, layout))
+    assert len(every_plane_a_part) >= 2      # the calling thread and a pool thread
 
 
 def test_thread_count_changes_no_bit_on_a_large_input():

@@ -1,0 +1,141 @@
+"""The separable box passes (pooltutor/separable.py) against a loop over every window.
+
+The loop here is written out independently of the engine and of
+pooltutor.reference: for every output position and every tap, the input
+element it reads if it is inside the input.  Random 1-D, 2-D and 3-D geometries
+(padding on either side, dilation, floor / ceil / ceil-clip rounding, windows
+larger than the input, windows that lie entirely in the padding) cover every
+kind of action a plan holds: pairs, ranges, copies, fills, and the blocks of
+the stride that long windows are cut into.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from pooltutor import separable
+from pooltutor.errors import PoolTutorError
+from pooltutor.geometry import pool_geometry
+
+RNG = np.random.default_rng(20261203)
+
+
+def _axes(geom):
+    return tuple((a.kernel, a.stride, a.dilation, a.pad_begin, a.input_size, a.output_size)
+                 for a in geom.axes)
+
+
+def _window_loop(x, geom, op, identity, dtype):
+    """``op`` over the input elements of every window, one output and one tap at a time."""
+    out = np.full(x.shape[:2] + geom.output_shape, identity, dtype=dtype)
+    lead = (slice(None), slice(None))
+    for o in itertools.product(*(range(a.output_size) for a in geom.axes)):
+        for j in itertools.product(*(range(a.kernel) for a in geom.axes)):
+            at = [oo * a.stride - a.pad_begin + jj * a.dilation
+                  for oo, jj, a in zip(o, j, geom.axes)]
+            if all(0 <= t < a.input_size for t, a in zip(at, geom.axes)):
+                out[lead + o] = op(out[lead + o], x[lead + tuple(at)].astype(dtype))
+    return out
+
+
+def _random_geometry(ndim):
+    while True:
+        size = tuple(int(v) for v in RNG.integers(1, 10, ndim))
+        kernel = tuple(int(v) for v in RNG.integers(1, 8, ndim))
+        stride = tuple(int(v) for v in RNG.integers(1, 4, ndim))
+        dilation = tuple(int(v) for v in RNG.choice([1, 1, 2], ndim))
+        pads = tuple((int(RNG.integers(0, 4)), int(RNG.integers(0, 4))) for _ in range(ndim))
+        rounding = str(RNG.choice(["floor", "ceil", "ceil_torch"]))
+        try:
+            return pool_geometry(size, kernel, stride, pads, dilation, rounding)
+        except (PoolTutorError, ValueError):
+            continue            # no output, or a padding the rounding refuses
+
+
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+def test_random_geometries_give_the_window_loop(ndim):
+    """Maxima (float32, int8) and exact sums (float64, int64) of every window, twice per plan:
+    the padding of the work arrays stays filled from call to call."""
+    checked = 0
+    for _ in range(60 if ndim < 3 else 30):
+        geom = _random_geometry(ndim)
+        plan = separable.box_plan(_axes(geom))
+        assert plan.output_shape == geom.output_shape
+        for _ in range(2):
+            x = RNG.integers(-100, 100, (2, 3) + geom.input_shape).astype(np.float32)
+            before = x.copy()
+            got = separable.reduce_boxes(x, plan, np.maximum, np.float32, -np.inf)
+            np.testing.assert_array_equal(
+                got, _window_loop(x, geom, np.maximum, -np.inf, np.float32))
+            got = separable.reduce_boxes(x, plan, np.add, np.float64, 0.0)   # exact here
+            np.testing.assert_array_equal(got, _window_loop(x, geom, np.add, 0.0, np.float64))
+            ints = x.astype(np.int32)
+            got = separable.reduce_boxes(ints, plan, np.add, np.int64, 0)
+            np.testing.assert_array_equal(got, _window_loop(ints, geom, np.add, 0, np.int64))
+            np.testing.assert_array_equal(x, before)
+            small = x.astype(np.int8)
+            lowest = np.iinfo(np.int8).min
+            got = separable.reduce_boxes(small, plan, np.maximum, np.int8, lowest)
+            np.testing.assert_array_equal(
+                got, _window_loop(small, geom, np.maximum, lowest, np.int8))
+        checked += 1
+    assert checked >= 30
+
+
+@pytest.mark.parametrize("kernel", [2, 3, 4, 5, 7, 11, 15])
+def test_long_windows_are_cut_into_blocks_of_the_stride(kernel):
+    """With stride 2, a window of K >= 4 taps costs fewer element visits than its K - 1
+    taps one by one (the blocks), and gives the same sums."""
+    geom = pool_geometry((112,), (kernel,), (2,), ((kernel // 2, kernel // 2),), (1,), "floor")
+    plan = separable.box_plan(_axes(geom))
+    shapes = {separable._RESULT: geom.output_shape,
+              **{i: b for i, b in enumerate(plan.buffers)}}
+    visits = sum(np.empty(shapes[a.target])[a.t[2:]].size
+                 for a in plan.actions if a.kind in ("pair", "into"))
+    taps_one_by_one = (kernel - 1) * geom.output_shape[0]
+    if kernel >= 4:
+        assert plan.buffers, "a long window is cut into blocks"
+        assert visits < taps_one_by_one
+    else:
+        assert visits <= taps_one_by_one
+    x = RNG.standard_normal((1, 2, 112))
+    np.testing.assert_allclose(separable.reduce_boxes(x, plan, np.add, np.float64, 0.0),
+                               _window_loop(x, geom, np.add, 0.0, np.float64), rtol=1e-12)
+
+
+def test_a_window_entirely_in_the_padding_gives_the_identity():
+    geom = pool_geometry((2,), (2,), (1,), ((3, 0),), (1,), "floor")
+    plan = separable.box_plan(_axes(geom))
+    x = np.arange(12, dtype=np.float32).reshape(2, 3, 2) + 1
+    got = separable.reduce_boxes(x, plan, np.maximum, np.float32, -np.inf)
+    assert np.isneginf(got[..., :2]).all()
+    np.testing.assert_array_equal(got, _window_loop(x, geom, np.maximum, -np.inf, np.float32))
+
+
+@pytest.mark.parametrize("shape", [(1, 64), (3, 5), (2, 1), (7, 3)])
+@pytest.mark.parametrize("budget", [1, 3000, 1 << 20])
+def test_plane_blocks_take_every_plane_once(shape, budget):
+    blocks = separable.plane_blocks(shape + (8, 8), 1000, budget)
+    seen = np.zeros(shape, dtype=int)
+    for index in blocks:
+        seen[index] += 1
+    assert (seen == 1).all()
+    sizes = {seen[index].size for index in blocks}
+    assert len(sizes) <= 2              # equal blocks, and one smaller at most
+    if budget >= 1000 * shape[0] * shape[1]:
+        assert len(blocks) == 1
+
+
+def test_scratch_arrays_are_kept_and_filled_only_when_made():
+    a = separable.scratch((3, 4), np.float32, "test role", fill=-np.inf)
+    assert np.isneginf(a).all()
+    a[0, 0] = 5.0                       # a caller writing where the fill does not matter
+    b = separable.scratch((3, 4), np.float32, "test role", fill=-np.inf)
+    assert b is a and b[0, 0] == 5.0
+    c = separable.scratch((3, 4), np.float32, "test role", fill=0.0)    # another fill
+    assert c is not a and (c == 0).all()
+    big = separable.scratch((2048, 1024), np.float32, "test role")      # 8 MiB: never kept
+    assert separable.scratch((2048, 1024), np.float32, "test role") is not big
