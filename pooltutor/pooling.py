@@ -22,10 +22,14 @@ to the *general path* (:func:`_max_pool_general`, one masked comparison per
 tap with every rule written out): a window that holds a NaN, and a -0.0 that
 may tie with a 0.0.  Adaptive max pooling has the same two paths.
 
-Values-only max pooling and average pooling take a third route, the
-*box passes* (:func:`_box_reduce`): a window is a box, so its maximum or
-sum is taken one spatial axis at a time on a shrinking intermediate, with
-the borders handled by reading only input taps instead of a padded copy.
+Max pooling where no padding tap takes part, and average pooling, take a
+third route, the *box passes* of :mod:`pooltutor.separable`: a window is a
+box, so its maximum or sum is taken one spatial axis at a time on a
+shrinking intermediate, with the borders handled by reading only input taps
+instead of a padded copy, and long windows cut into blocks of the stride.
+Max pooling with indices then finds each window's winner by comparing the
+input's taps with those maxima, one block of planes at a time
+(:func:`_max_by_boxes`).
 Averages stay bit-identical to the reference: integers are summed exactly;
 float32 / float16 planes whose magnitudes span few enough binades have exact
 float64 partial sums in any order (:func:`_sums_are_exact`), and in the

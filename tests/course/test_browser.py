@@ -186,6 +186,24 @@ def app_server(tmp_path_factory, deck_export):
         yield served
 
 
+def _render(page, served, name: str) -> None:
+    """Open notebook ``name`` of the app ``served`` (its base URL and log) and wait until
+    Voila has run it (the page's load event); if that does not come, fail with what the
+    page shows so far and the end of the app's log, so that a hang says where it is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    base, log_path = served
+    page.goto(f"{base}/voila/render/{name}.ipynb", wait_until="commit", timeout=RENDER_TIMEOUT)
+    try:
+        page.wait_for_load_state("load", timeout=RENDER_TIMEOUT)
+    except PlaywrightTimeout:
+        shown = page.evaluate("() => document.readyState + ': ' + "
+                              "(document.body ? document.body.innerText.slice(-600) : '')")
+        log = "\n".join(Path(log_path).read_text(errors="replace").splitlines()[-40:])
+        pytest.fail(f"{name}: no load event in {RENDER_TIMEOUT / 1000:g} s; the page shows "
+                    f"{shown!r}\nthe app's log ends:\n{log}")
+
+
 @pytest.fixture(scope="module")
 def app_pages(browser, app_server):
     """Every notebook opened in the app at once (Voila runs their kernels side by side)."""
@@ -310,12 +328,11 @@ def test_app_pages_load_nothing_from_outside_the_server(app_pages, app_server, n
 
 def test_app_status_line_says_busy_when_the_widgets_do_not_come(browser, app_server):
     """A page whose kernel never answers keeps its text and, after a while, says why."""
-    base, _ = app_server
     context = browser.new_context()
     # the widget renderer's websocket to the kernel never answers: the widgets never come
     context.route_web_socket(re.compile(r".*/api/kernels/.*"), lambda ws: None)
     page = context.new_page()
-    page.goto(f"{base}/voila/render/{DEMO_NAME}.ipynb", timeout=RENDER_TIMEOUT)
+    _render(page, app_server, DEMO_NAME)
     status = page.locator(".pooltutor-status")
     status.wait_for(state="visible", timeout=RENDER_TIMEOUT)
     assert "Starting the interactive explorers" in status.inner_text()
@@ -340,10 +357,11 @@ def test_app_pages_use_the_light_front_end_and_the_lab_one_on_request(
     """The default page runs pooltutor's light front end, ``--front-end lab`` Voila's
     JupyterLab application; on both the explorer is live (a key on its slider changes
     the picture) and the status line gives way to the widgets."""
-    for (base, _), light in ((app_server, True), (lab_app_server, False)):
+    for served, light in ((app_server, True), (lab_app_server, False)):
+        base, _ = served
         context = browser.new_context(viewport={"width": 1100, "height": 800})
         page = context.new_page()
-        page.goto(f"{base}/voila/render/{DEMO_NAME}.ipynb", timeout=RENDER_TIMEOUT)
+        _render(page, served, DEMO_NAME)
         _wait_until_widgets_settle(page)
         scripts = page.evaluate("() => Array.from(document.scripts, s => s.src).join(' ')")
         assert ("pooltutor-light/static/light.js" in scripts) is light, scripts
@@ -382,10 +400,10 @@ def test_app_output_widgets_show_what_the_kernel_prints(browser, app_server, lab
     """ipywidgets' Output widget on both front ends: what ``interact``'s function printed
     when the notebook ran is there, a new slider value prints anew, and a button's
     ``with out: print(...)`` lands in its Output."""
-    base, _ = app_server if front_end == "light" else lab_app_server
+    served = app_server if front_end == "light" else lab_app_server
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
-    page.goto(f"{base}/voila/render/{OUTPUT_DEMO_NAME}.ipynb", timeout=RENDER_TIMEOUT)
+    _render(page, served, OUTPUT_DEMO_NAME)
     _wait_until_widgets_settle(page)
     outputs = page.locator(".widget-output")
     outputs.filter(has_text="n squared is 4").wait_for(timeout=15_000)
@@ -503,10 +521,9 @@ def test_app_self_checks_of_the_course_notebooks_answer(app_pages, name):
 def _open_in_own_tab(browser, app_server, name: str):
     """A fresh context and page on notebook ``name`` of the app, its widgets drawn (for
     tests that change a page the shared ``app_pages`` should keep as it was)."""
-    base, _ = app_server
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
-    page.goto(f"{base}/voila/render/{name}.ipynb", timeout=RENDER_TIMEOUT)
+    _render(page, app_server, name)
     page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT)
     _wait_until_widgets_settle(page)
     return context, page
