@@ -56,6 +56,7 @@ import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -393,14 +394,59 @@ def agreement(case: Case, ours, theirs, name: str) -> str:
 # --------------------------------------------------------------------------- measuring
 
 
+def _other_threads_cpu_ns() -> int | None:
+    """CPU time (ns) used so far by this process's threads other than the calling one,
+    from Linux's /proc/self/task/*/schedstat; None where that is not available."""
+    me = str(threading.get_native_id())
+    total = 0
+    try:
+        for task in os.listdir("/proc/self/task"):
+            if task != me:
+                try:
+                    with open(f"/proc/self/task/{task}/schedstat") as f:
+                        total += int(f.read().split()[0])
+                except (FileNotFoundError, ProcessLookupError):   # a thread that just ended
+                    pass
+    except OSError:
+        return None
+    return total
+
+
+def quiesce(limit: float = 0.5, window: float = 0.002, fallback: float = 0.1) -> float:
+    """Wait until no other thread of this process is running, and return the wait (s).
+
+    After a call, onnxruntime's intra-op pool keeps spinning on a core for
+    about 50 ms and PyTorch's OpenMP pool for about 10 ms (measured here with
+    schedstat: 55 ms and 9 ms of their threads' CPU after one call), waiting
+    for more work.  A contender timed inside that spin shares its cores with
+    them.  So before each contender's priming and timed runs the bench waits
+    until the other threads have used less than a tenth of ``window`` of CPU
+    over ``window`` (at most ``limit`` seconds); without schedstat it sleeps
+    ``fallback`` seconds.
+    """
+    start = time.perf_counter()
+    before = _other_threads_cpu_ns()
+    if before is None:
+        time.sleep(fallback)
+        return fallback
+    while time.perf_counter() - start < limit:
+        time.sleep(window)
+        after = _other_threads_cpu_ns()
+        if after is None or after - before < window * 1e9 / 10:
+            break
+        before = after
+    return time.perf_counter() - start
+
+
 def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
-              prime: bool = True) -> dict[str, dict[str, Any]]:
+              prime: bool = True, quiet: bool = True) -> dict[str, dict[str, Any]]:
     """Interleaved timing: every round runs each contender once, in a rotated order.
 
-    With ``prime`` an untimed call of the same contender comes right before
-    each timed one, so that every contender is timed warm (its data in the
-    caches, its threads awake) whoever ran before it; ``gap`` seconds of
-    sleep come before that.
+    With ``quiet`` the bench first waits until the threads of the contender
+    before have stopped spinning (:func:`quiesce`).  With ``prime`` an untimed
+    call of the same contender comes right before each timed one, so that
+    every contender is timed warm (its data in the caches, its threads
+    awake) whoever ran before it; ``gap`` seconds of sleep come before that.
     """
     contenders = {"pooltutor": case.ours, **case.others}
     names = list(contenders)
@@ -411,6 +457,8 @@ def time_case(case: Case, repeats: int, warmup: int, gap: float = 0.0,
     for r in range(warmup + repeats):
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
+            if quiet:
+                quiesce()
             if gap:
                 time.sleep(gap)
             if prime:
@@ -613,6 +661,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-prime", action="store_true",
                         help="do not run each contender once, untimed, right before every "
                              "timed run")
+    parser.add_argument("--no-quiesce", action="store_true",
+                        help="do not wait, before each contender's runs, until the threads "
+                             "of the contender before have stopped spinning")
     parser.add_argument("--gap-ms", type=float, default=0.0,
                         help="untimed pause before every run (and its priming run)")
     parser.add_argument("--cases", default=",".join(ALL_CASES),
@@ -640,9 +691,9 @@ def main(argv=None) -> int:
         else:
             parser.error(f"--cases: {key!r} is not one of {', '.join(ALL_CASES)}, 3 or w")
     info = machine()
-    info["protocol"] = ("each timed run right after an untimed one" if not args.no_prime
-                        else "no priming run") + (f", {args.gap_ms:g} ms pause" if args.gap_ms
-                                                  else "")
+    info["protocol"] = ("" if args.no_quiesce else "other threads quiet, then ") + (
+        "each timed run right after an untimed one" if not args.no_prime
+        else "no priming run") + (f", {args.gap_ms:g} ms pause" if args.gap_ms else "")
     if torch is not None:
         torch.set_num_threads(args.threads)
     engine_threads.set_num_threads(args.threads)
@@ -655,7 +706,8 @@ def main(argv=None) -> int:
     for case in cases:
         print(f"timing {case.key}: {case.title} ...", file=sys.stderr, flush=True)
         results[case.key] = (case, time_case(case, args.repeats, args.warmup,
-                                             args.gap_ms / 1000, not args.no_prime))
+                                             args.gap_ms / 1000, not args.no_prime,
+                                             not args.no_quiesce))
     memory = peak_memory(results["1"][0]) if "1" in results else None
     explorer = None
     if not args.no_explorer:

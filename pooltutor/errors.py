@@ -131,6 +131,8 @@ def check_choice(name: str, value: Any, choices: Sequence[_Choice]) -> _Choice:
     ...
     pooltutor.errors.PoolTutorError: rounding='round' is not allowed: need one of 'floor', 'ceil'
     """
+    if isinstance(value, str) and value in choices:     # (the usual case: nothing to format)
+        return cast(_Choice, value)
     allowed = ", ".join(repr(c) for c in choices)
     if not isinstance(value, str):
         raise PoolTutorTypeError(

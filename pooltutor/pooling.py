@@ -772,12 +772,8 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
     indices = np.empty(out_shape, dtype=np.int64) if return_indices else None
     winners = _cached(_winners, geom, ties)
     if return_indices:
-        wn, wc, w = _index_weights(x.shape, index_layout)
         # index = start(n, c, o) + offset(winning tap), every layout being linear
-        lut = np.array([sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w,
-                                                                   strict=True))
-                        for tap in winners.tap_of_code], dtype=np.int64)
-        start = _cached(_window_starts, geom, tuple(w))
+        lut, start, whole = _index_tables(geom, ties, x.shape, index_layout)
     leave: list[bool] = []
     is_float = dtype.kind == "f"
     # Where windows overlap along a strided last axis (3x3 stride 2), the taps of x are
@@ -835,7 +831,11 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
         assert indices is not None
         ib = indices[index]
         np.take(lut, code, out=ib, mode="clip")
+        if whole:                       # the starts of every window of x, (n, c) included
+            np.add(ib, start[index], out=ib)
+            return
         np.add(ib, start, out=ib)
+        wn, wc, _ = _index_weights(x.shape, index_layout)
         if wn or wc:
             n0, c0 = index[0].start or 0, index[1].start or 0
             lead = (np.arange(n0, n0 + ib.shape[0], dtype=np.int64)[:, None] * wn
@@ -853,6 +853,29 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
     if leave:
         return None
     return best, indices
+
+
+@functools.lru_cache(maxsize=16)
+def _index_tables(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], layout: IndexLayout
+                  ) -> tuple[np.ndarray, np.ndarray, bool]:
+    """What :func:`_max_by_boxes` turns winner codes into indices with (remembered for
+    a few shapes): per code, the offset of its tap from the window's start; the
+    starts, of every window of ``shape`` (``(N, C, *O)``, and True) where they take at
+    most 512 KiB, else ``(1, 1, *O)`` without the ``(n, c)`` part (and False)."""
+    wn, wc, w = _index_weights(shape, layout)
+    winners = _cached(_winners, geom, ties)
+    lut = np.array([sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w, strict=True))
+                    for tap in winners.tap_of_code], dtype=np.int64)
+    start = _window_starts(geom, tuple(w))
+    whole = math.prod(shape[:2] + geom.output_shape) <= 1 << 16
+    if whole:
+        ndim = geom.ndim
+        start = start + (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
+                         + np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
+                         * wc)
+        start.setflags(write=False)
+    lut.setflags(write=False)
+    return lut, start, whole
 
 
 def _window_starts(geom: PoolGeometry, weights: tuple[int, ...]) -> np.ndarray:
@@ -1151,28 +1174,29 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, divisors: _Divisors) -> np
     y = np.empty(out_shape, dtype=dtype)
     unsure: list[list[np.ndarray]] = []
     # exact sums: see _sums_are_exact
-    room = 53 - np.finfo(dtype).nmant - 1 - math.ceil(math.log2(ktot))
-    tiny = float(np.finfo(dtype).smallest_subnormal)
+    layout = _float_layout(dtype)
+    room = 53 - layout.nmant - 1 - math.ceil(math.log2(ktot))
 
     # per block of planes, while it is in the cache
     def finish(index: tuple[slice, slice], total: np.ndarray) -> None:
         block = x[index]
         # The magnitudes as integers: a float's bits shifted left by one drop the sign,
         # and order the magnitudes as their values (inf and NaN last), so one integer
-        # pass and two integer reductions give each plane's largest and smallest.
+        # pass and two integer reductions give each plane's largest and smallest; the
+        # exponent arithmetic on them is a few Python integers per plane.
         mag = scratch(block.shape, bits, "avg magnitudes")
         np.left_shift(block.view(bits), 1, out=mag)
-        top = mag.max(axis=spatial, keepdims=True)
-        m = (top >> 1).view(dtype).astype(np.float64)
-        if not np.isfinite(m).all():    # inf or NaN: the tap loop propagates them as the reference
-            raise _LeaveFastPath
-        smallest = mag.min(axis=spatial, keepdims=True)
-        zeros = bool((smallest == 0).any())
+        top = mag.max(axis=spatial)
+        tops = [v >> 1 for v in top.ravel().tolist()]
+        if max(tops) >> layout.nmant == layout.special:
+            raise _LeaveFastPath        # inf or NaN: the tap loop propagates them as the reference
+        smallest = mag.min(axis=spatial)
+        zeros = not smallest.all()
         if zeros:                       # the smallest magnitude that is not 0: 0 - 1 wraps
             np.subtract(mag, 1, out=mag)    # to the largest integer, the others keep order
-            smallest = mag.min(axis=spatial, keepdims=True) + 1   # (a plane of zeros: 0)
-        low = (smallest >> 1).view(dtype).astype(np.float64)
-        if _sums_are_exact(m, low, room, tiny):
+            smallest = mag.min(axis=spatial) + 1    # (a plane of zeros: 0)
+        lows = [v >> 1 for v in smallest.ravel().tolist()]
+        if _sums_are_exact(tops, lows, room, layout):
             if zeros:                   # a sum of -0.0 only: +0.0, as the reference's 0.0 + -0.0
                 np.add(total, 0.0, out=total)
             if zero_count:
@@ -1180,6 +1204,7 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, divisors: _Divisors) -> np
             else:                       # the float64 quotient, rounded once into the output
                 np.divide(total, divisor, out=y[index], casting="same_kind")
             return
+        m = (top >> 1).view(dtype).astype(np.float64).reshape(top.shape + (1,) * geom.ndim)
         bound = m * scale               # per plane
         q = _divide(total, divisor, total, zero_count)
         np.copyto(y[index], q, casting="same_kind")
@@ -1212,32 +1237,56 @@ def _avg_pool_fast(x: np.ndarray, geom: PoolGeometry, divisors: _Divisors) -> np
     return y
 
 
-def _sums_are_exact(m: np.ndarray, low: np.ndarray, room: int, tiny: float) -> bool:
+@dataclass(frozen=True)
+class _FloatLayout:
+    """Where a float dtype keeps its exponent: mantissa bits, bias, the exponent field of
+    inf and NaN, and ``log2`` of the smallest subnormal."""
+
+    nmant: int
+    bias: int
+    special: int
+    log2_tiny: int
+
+    def floor_log2(self, raw: int) -> int:
+        """``floor(log2 |v|)`` of a float ``v != 0`` from its bits without the sign."""
+        field = raw >> self.nmant
+        return field - self.bias if field else raw.bit_length() - 1 + self.log2_tiny
+
+
+@functools.lru_cache(maxsize=None)
+def _float_layout(dtype: np.dtype[Any]) -> _FloatLayout:
+    info = np.finfo(dtype)
+    return _FloatLayout(info.nmant, info.maxexp - 1,
+                        (1 << (8 * dtype.itemsize - 1 - info.nmant)) - 1, info.minexp - info.nmant)
+
+
+def _sums_are_exact(top: Sequence[int], low: Sequence[int], room: int, layout: _FloatLayout
+                    ) -> bool:
     """Whether every float64 partial sum of every window is exact, per plane, so that
     the box passes' sums are the reference's sums bit for bit, in any order.
 
-    ``m`` is the largest magnitude of each plane, ``low`` the smallest that is
-    not 0 (float64 arrays, broadcast alike).  A float with ``p`` mantissa bits
-    and ``2**E <= |v|`` is a whole multiple of ``2**(E - p + 1)`` (or of the
-    smallest subnormal ``tiny``), and so is every value of the plane that is
-    at least as large: every element, hence every partial sum of a window, is
-    a whole multiple of ``g = max(2**(E_low - p + 1), tiny)``.  A partial sum of
-    at most ``K`` terms is below ``K * m < 2**(ceil(log2 K) + E_m + 1)``.  When
-    that is at most ``2**53 * g``, every partial sum is a whole multiple of ``g``
-    with at most 53 bits: a float64, exactly, so no addition rounds and every
-    order of the additions gives the exact sum.  ``room = 53 - (p - 1) - 1 -
-    ceil(log2 K)`` collects the constants: the test is ``E_m - max(E_low,
-    E_min) <= room``.  Data of one plane spanning fewer than ``room`` (25 for
-    float32 and 3x3 windows) binades passes: standard normal data spans about
-    16, post-ReLU data the same above its zeros; float16 passes unless a plane
-    holds both subnormals and values near its largest.  Planes of all zeros pass.
+    ``top`` is the largest magnitude of each plane, ``low`` the smallest that is
+    not 0, both as the bits of the float without its sign (0 for a plane of
+    zeros).  A float with ``p`` mantissa bits and ``2**E <= |v|`` is a whole
+    multiple of ``2**(E - p + 1)`` (or of the smallest subnormal ``tiny``), and
+    so is every value of the plane that is at least as large: every element,
+    hence every partial sum of a window, is a whole multiple of ``g =
+    max(2**(E_low - p + 1), tiny)``.  A partial sum of at most ``K`` terms is
+    below ``K * m < 2**(ceil(log2 K) + E_m + 1)``.  When that is at most ``2**53
+    * g``, every partial sum is a whole multiple of ``g`` with at most 53 bits: a
+    float64, exactly, so no addition rounds and every order of the additions
+    gives the exact sum.  ``room = 53 - (p - 1) - 1 - ceil(log2 K)`` collects
+    the constants: the test is ``E_m - E_low <= room`` (a subnormal ``low``
+    counts with its own ``floor(log2)``, below ``E_min``: stricter than
+    needed).  Data of one plane spanning fewer than ``room`` (25 for float32
+    and 3x3 windows) binades passes: standard normal data spans about 16,
+    post-ReLU data the same above its zeros; float16 passes unless a plane
+    holds both subnormals and values near its largest.  Planes of all zeros
+    pass.  (Python integers: a few per plane cost less than numpy calls on
+    arrays of 16 planes.)
     """
-    has = m > 0
-    if not has.any():
-        return True
-    e_m = np.frexp(m[has])[1] - 1                   # floor(log2 m)
-    e_low = np.frexp(np.maximum(low[has], tiny))[1] - 1
-    return bool((e_m - e_low <= room).all())
+    log2 = layout.floor_log2
+    return all(log2(t) - log2(lo) <= room for t, lo in zip(top, low, strict=True) if t)
 
 
 def _divide(total: np.ndarray, count: float | np.ndarray, out: np.ndarray, zero_count: bool
@@ -1433,6 +1482,31 @@ def _uniform_bins(a: AdaptiveAxis) -> tuple[int, int] | None:
     return None
 
 
+def _bin_index_tables(geom: AdaptiveGeometry, shape: tuple[int, ...], layout: IndexLayout
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Regular bins (every axis ``(K, S)``, :func:`_uniform_bins`): the index of every
+    bin's first element, ``(N, C, *O)``, and per position of a bin (row-major) the offset
+    from it; read-only (remembered per shape)."""
+    ndim = geom.ndim
+    wn, wc, w = _index_weights(shape, layout)
+    start = (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
+             + np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc)
+    lengths = tuple(a.max_bin for a in geom.axes)
+    offset = np.zeros(lengths, dtype=np.int64)
+    for axis, (a, wa) in enumerate(zip(geom.axes, w, strict=True)):
+        bins = _uniform_bins(a)
+        assert bins is not None
+        o = np.arange(a.output_size, dtype=np.int64)
+        start = start + (o * bins[1] * wa).reshape(_axis_shape(ndim, axis, a.output_size))
+        offset = offset + (np.arange(lengths[axis]) * wa).reshape(
+            _axis_shape(ndim, axis, lengths[axis])[2:])
+    start = np.ascontiguousarray(np.broadcast_to(start, shape[:2] + geom.output_shape))
+    offset = offset.reshape(-1)
+    start.setflags(write=False)
+    offset.setflags(write=False)
+    return start, offset
+
+
 def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
                        return_indices: bool | np.bool_, index_layout: IndexLayout
                        ) -> tuple[np.ndarray, np.ndarray | None] | None:
@@ -1505,21 +1579,19 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     if not return_indices:
         return best, None
     k = k.reshape(out_shape)
+    if all(r is not None for r in regular):
+        # position = o*S + j on every axis: the start of the bin + the offset of the tap
+        if math.prod(out_shape) <= 1 << 17:
+            start, offset = _cached(_bin_index_tables, geom, x.shape, index_layout)
+        else:
+            start, offset = _bin_index_tables(geom, x.shape, index_layout)
+        indices = np.take(offset, k)
+        np.add(indices, start, out=indices)
+        return best, indices
     wn, wc, w = _index_weights(x.shape, index_layout)
-    indices: np.ndarray = \
+    indices = \
         np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn \
         + np.arange(x.shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc
-    if all(r is not None for r in regular):
-        # position = o*S + j on every axis: start of the bin + offset of the tap
-        offset = np.zeros(lengths, dtype=np.int64)
-        bins = cast("list[tuple[int, int]]", regular)     # every axis: (K, S), just checked
-        for axis, (a, wa) in enumerate(zip(axes, w, strict=True)):
-            o = np.arange(a.output_size, dtype=np.int64)
-            indices = indices + (o * bins[axis][1] * wa).reshape(
-                _axis_shape(ndim, axis, a.output_size))
-            offset = offset + (np.arange(lengths[axis]) * wa).reshape(
-                _axis_shape(ndim, axis, lengths[axis])[2:])
-        return best, indices + np.take(offset.reshape(-1), k)
     js = np.unravel_index(k, lengths)
     for axis, (pos, j, wa) in enumerate(zip(positions, js, w, strict=True)):
         o_axis = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))

@@ -87,13 +87,29 @@ def test_the_exactness_test_stops_at_its_room(kernel, room):
     """room = 53 - 23 - 1 - ceil(log2 K*K) for float32: exact up to that span, not beyond."""
     for span, expected in ((room, True), (room + 1, False)):
         x = _span_plane(span)
-        a = np.abs(x).astype(np.float64)
-        m = a.max(axis=(2, 3), keepdims=True)
-        low = a.min(axis=(2, 3), keepdims=True)
+        a = np.abs(x).view(np.uint32)               # magnitudes as bits (no zeros here)
+        top, low = a.max(axis=(2, 3)).ravel().tolist(), a.min(axis=(2, 3)).ravel().tolist()
         computed = 53 - 23 - 1 - int(np.ceil(np.log2(kernel * kernel)))
         assert computed == room
-        assert pooling._sums_are_exact(m, low, room, 2.0**-149) is expected
+        layout = pooling._float_layout(np.dtype(np.float32))
+        assert pooling._sums_are_exact(top, low, room, layout) is expected
         check_avg(x, kernel, 1, kernel // 2)         # both sides bit-identical to the reference
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_floor_log2_from_the_bits(dtype):
+    """The exponent arithmetic on a float's bits: floor(log2 |v|) for normal numbers,
+    subnormals (below the smallest normal exponent) and the largest finite value."""
+    info = np.finfo(dtype)
+    layout = pooling._float_layout(np.dtype(dtype))
+    values = np.array([1.0, 1.5, 2.0, 3.0, 0.75, float(info.max), float(info.tiny),
+                       float(info.smallest_subnormal), 3 * float(info.smallest_subnormal),
+                       float(info.tiny) / 2, 1e-3], dtype=dtype)
+    bits = values.view(f"u{np.dtype(dtype).itemsize}").tolist()
+    expected = np.floor(np.log2(values.astype(np.float64))).astype(int).tolist()
+    assert [layout.floor_log2(b) for b in bits] == expected
+    inf = np.array([np.inf], dtype=dtype).view(f"u{np.dtype(dtype).itemsize}")[0]
+    assert int(inf) >> layout.nmant == layout.special
 
 
 def test_exact_sums_really_are_order_free():
