@@ -1581,7 +1581,7 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     k = k.reshape(out_shape)
     if all(r is not None for r in regular):
         # position = o*S + j on every axis: the start of the bin + the offset of the tap
-        if math.prod(out_shape) <= 1 << 17:
+        if math.prod(out_shape) <= 1 << 16:       # (at most 512 KiB remembered)
             start, offset = _cached(_bin_index_tables, geom, x.shape, index_layout)
         else:
             start, offset = _bin_index_tables(geom, x.shape, index_layout)
