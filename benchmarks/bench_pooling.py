@@ -17,6 +17,10 @@ Method
   all of them alike.  The table shows the median and the minimum per
   contender, and the ratios ``pooltutor / contender`` of the medians (the
   targets) and of the minima (the quiet-machine view).
+* Before each contender's runs the bench waits until the other threads of
+  the process have stopped spinning (:func:`quiesce`, from Linux's
+  schedstat; ``--no-quiesce`` turns this off): after one call onnxruntime's
+  pool spins for about 55 ms of CPU, PyTorch's for about 9 ms.
 * Every timed run directly follows an untimed run of the same contender
   (``--no-prime`` turns this off).  Without it, whoever runs after
   onnxruntime or PyTorch competes with their thread pools, which keep
