@@ -860,14 +860,17 @@ def _index_tables(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], layout
                   ) -> tuple[np.ndarray, np.ndarray, bool]:
     """What :func:`_max_by_boxes` turns winner codes into indices with (remembered for
     a few shapes): per code, the offset of its tap from the window's start; the
-    starts, of every window of ``shape`` (``(N, C, *O)``, and True) where they take at
-    most 512 KiB, else ``(1, 1, *O)`` without the ``(n, c)`` part (and False)."""
+    starts, of every window of ``shape`` (``(N, C, *O)``, and True) where the layout
+    numbers across planes and they take at most 512 KiB, else ``(1, 1, *O)`` without
+    the ``(n, c)`` part (and False)."""
     wn, wc, w = _index_weights(shape, layout)
     winners = _cached(_winners, geom, ties)
     lut = np.array([sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w, strict=True))
                     for tap in winners.tap_of_code], dtype=np.int64)
     start = _window_starts(geom, tuple(w))
-    whole = math.prod(shape[:2] + geom.output_shape) <= 1 << 16
+    # (per plane, as PyTorch numbers them, the starts are the same in every plane: a
+    # broadcast (1, 1, *O) table reads less memory than a whole one)
+    whole = bool(wn or wc) and math.prod(shape[:2] + geom.output_shape) <= 1 << 16
     if whole:
         ndim = geom.ndim
         start = start + (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
@@ -1485,12 +1488,15 @@ def _uniform_bins(a: AdaptiveAxis) -> tuple[int, int] | None:
 def _bin_index_tables(geom: AdaptiveGeometry, shape: tuple[int, ...], layout: IndexLayout
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Regular bins (every axis ``(K, S)``, :func:`_uniform_bins`): the index of every
-    bin's first element, ``(N, C, *O)``, and per position of a bin (row-major) the offset
-    from it; read-only (remembered per shape)."""
+    bin's first element (``(N, C, *O)``, or ``(1, 1, *O)`` where the layout numbers
+    per plane), and per position of a bin (row-major) the offset from it; read-only
+    (remembered per shape)."""
     ndim = geom.ndim
     wn, wc, w = _index_weights(shape, layout)
-    start = (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
-             + np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc)
+    start = np.zeros((1, 1) + (1,) * ndim, dtype=np.int64)
+    if wn or wc:
+        start = (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
+                 + np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc)
     lengths = tuple(a.max_bin for a in geom.axes)
     offset = np.zeros(lengths, dtype=np.int64)
     for axis, (a, wa) in enumerate(zip(geom.axes, w, strict=True)):
@@ -1500,7 +1506,7 @@ def _bin_index_tables(geom: AdaptiveGeometry, shape: tuple[int, ...], layout: In
         start = start + (o * bins[1] * wa).reshape(_axis_shape(ndim, axis, a.output_size))
         offset = offset + (np.arange(lengths[axis]) * wa).reshape(
             _axis_shape(ndim, axis, lengths[axis])[2:])
-    start = np.ascontiguousarray(np.broadcast_to(start, shape[:2] + geom.output_shape))
+    start = np.ascontiguousarray(start)     # (per plane: one (1, 1, *O) table for every plane)
     offset = offset.reshape(-1)
     start.setflags(write=False)
     offset.setflags(write=False)
