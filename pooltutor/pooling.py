@@ -469,6 +469,20 @@ def _index_weights(input_shape: Sequence[int], layout: str) -> tuple[int, int, l
         f"index_layout={layout!r} is not one of {INDEX_LAYOUTS}")
 
 
+def _tap_offset(geom: PoolGeometry, tap: tuple[int, ...], weights: Sequence[int]) -> int:
+    """How far tap ``tap`` of a window lies from the window's start, in index units."""
+    return sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, weights, strict=True))
+
+
+def _lead_offsets(wn: int, wc: int, n: range, c: range, ndim: int) -> np.ndarray:
+    """``n*wn + c*wc`` for the planes ``n`` x ``c``, shaped ``(len(n), len(c), 1, ...)``:
+    the part of an index that :func:`_index_weights` gives the ``(n, c)`` axes."""
+    lead: np.ndarray = (np.arange(n.start, n.stop, dtype=np.int64).reshape((-1, 1) + (1,) * ndim)
+                        * wn + np.arange(c.start, c.stop, dtype=np.int64).reshape(
+                            (1, -1) + (1,) * ndim) * wc)
+    return lead
+
+
 def _holds_nan(a: np.ndarray) -> bool:
     """Whether float array ``a`` holds a NaN: ``np.max`` propagates NaN, and one reduction
     costs half of ``np.isnan(a).any()`` (a boolean array, then its reduction)."""
@@ -774,6 +788,7 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
     if return_indices:
         # index = start(n, c, o) + offset(winning tap), every layout being linear
         lut, start, whole = _index_tables(geom, ties, x.shape, index_layout)
+        wn, wc, _ = _index_weights(x.shape, index_layout)
     leave: list[bool] = []
     is_float = dtype.kind == "f"
     # Where windows overlap along a strided last axis (3x3 stride 2), the taps of x are
@@ -835,12 +850,10 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
             np.add(ib, start[index], out=ib)
             return
         np.add(ib, start, out=ib)
-        wn, wc, _ = _index_weights(x.shape, index_layout)
         if wn or wc:
             n0, c0 = index[0].start or 0, index[1].start or 0
-            lead = (np.arange(n0, n0 + ib.shape[0], dtype=np.int64)[:, None] * wn
-                    + np.arange(c0, c0 + ib.shape[1], dtype=np.int64)[None, :] * wc)
-            np.add(ib, lead.reshape(lead.shape + (1,) * geom.ndim), out=ib)
+            np.add(ib, _lead_offsets(wn, wc, range(n0, n0 + ib.shape[0]),
+                                     range(c0, c0 + ib.shape[1]), geom.ndim), out=ib)
 
     per_plane = max(plan.plane_elements * dtype.itemsize,
                     math.prod(geom.output_shape) * (16 if return_indices else dtype.itemsize))
@@ -865,17 +878,13 @@ def _index_tables(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], layout
     the ``(n, c)`` part (and False)."""
     wn, wc, w = _index_weights(shape, layout)
     winners = _cached(_winners, geom, ties)
-    lut = np.array([sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w, strict=True))
-                    for tap in winners.tap_of_code], dtype=np.int64)
+    lut = np.array([_tap_offset(geom, tap, w) for tap in winners.tap_of_code], dtype=np.int64)
     start = _window_starts(geom, tuple(w))
     # (per plane, as PyTorch numbers them, the starts are the same in every plane: a
     # broadcast (1, 1, *O) table reads less memory than a whole one)
     whole = bool(wn or wc) and math.prod(shape[:2] + geom.output_shape) <= 1 << 16
     if whole:
-        ndim = geom.ndim
-        start = start + (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
-                         + np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
-                         * wc)
+        start = start + _lead_offsets(wn, wc, range(shape[0]), range(shape[1]), geom.ndim)
         start.setflags(write=False)
     lut.setflags(write=False)
     return lut, start, whole
@@ -990,26 +999,19 @@ def _indices_from_codes(code: np.ndarray, codes: Sequence[int], taps: Sequence[t
                         input_shape: tuple[int, ...], geom: PoolGeometry, index_layout: str
                         ) -> np.ndarray:
     """Step 3 of :func:`_max_pool_fast`: ``start(n, c, o) + offset(winning tap)``."""
-    ndim = geom.ndim
     wn, wc, w = _index_weights(input_shape, index_layout)
     offset = np.zeros(len(taps), dtype=np.int64)    # by code
     for tap, c in zip(taps, codes, strict=True):
-        offset[c] = sum(j * a.dilation * wa for j, a, wa in zip(tap, geom.axes, w, strict=True))
+        offset[c] = _tap_offset(geom, tap, w)
     # The lookup in place: the int64 codes become the offsets.  (np.take with uint8
     # indices would allocate an intp copy of them besides the result; element i
     # reads index i before writing element i, and mode="clip" is unbuffered.)
     indices = code.astype(np.int64)
     np.take(offset, indices, out=indices, mode="clip")
-    start = np.zeros((1, 1) + geom.output_shape, dtype=np.int64)
-    for axis, (a, wa) in enumerate(zip(geom.axes, w, strict=True)):
-        o = np.arange(a.output_size, dtype=np.int64)
-        start = start + ((o * a.stride - a.pad_begin) * wa).reshape(
-            _axis_shape(ndim, axis, a.output_size))
-    np.add(indices, start, out=indices)
+    np.add(indices, _cached(_window_starts, geom, tuple(w)), out=indices)
     if wn or wc:
-        n = np.arange(input_shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim)
-        ch = np.arange(input_shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim)
-        np.add(indices, n * wn + ch * wc, out=indices)
+        np.add(indices, _lead_offsets(wn, wc, range(input_shape[0]), range(input_shape[1]),
+                                      geom.ndim), out=indices)
     return indices
 
 
@@ -1495,8 +1497,7 @@ def _bin_index_tables(geom: AdaptiveGeometry, shape: tuple[int, ...], layout: In
     wn, wc, w = _index_weights(shape, layout)
     start = np.zeros((1, 1) + (1,) * ndim, dtype=np.int64)
     if wn or wc:
-        start = (np.arange(shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn
-                 + np.arange(shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc)
+        start = _lead_offsets(wn, wc, range(shape[0]), range(shape[1]), ndim)
     lengths = tuple(a.max_bin for a in geom.axes)
     offset = np.zeros(lengths, dtype=np.int64)
     for axis, (a, wa) in enumerate(zip(geom.axes, w, strict=True)):
@@ -1595,9 +1596,7 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
         np.add(indices, start, out=indices)
         return best, indices
     wn, wc, w = _index_weights(x.shape, index_layout)
-    indices = \
-        np.arange(x.shape[0], dtype=np.int64).reshape((-1, 1) + (1,) * ndim) * wn \
-        + np.arange(x.shape[1], dtype=np.int64).reshape((1, -1) + (1,) * ndim) * wc
+    indices = _lead_offsets(wn, wc, range(x.shape[0]), range(x.shape[1]), ndim)
     js = np.unravel_index(k, lengths)
     for axis, (pos, j, wa) in enumerate(zip(positions, js, w, strict=True)):
         o_axis = np.arange(pos.shape[0]).reshape(_axis_shape(ndim, axis, pos.shape[0]))
