@@ -216,17 +216,33 @@ def _render(page, served, name: str) -> None:
         return
 
 
+class _Tabs(dict):
+    """The app's pages by notebook name, each a tab of one browser window; a page looked
+    up is brought to the front first, as a student clicks its tab before using it.
+
+    Chromium throttles the timers and animation frames of background tabs (to about
+    one a second), and Playwright waits for animation frames before it scrolls or
+    clicks: in a background tab one click took 2 s, in the front one 0.1 s.
+    """
+
+    def __getitem__(self, name: str):
+        page = super().__getitem__(name)
+        page.bring_to_front()
+        return page
+
+
 @pytest.fixture(scope="module")
 def app_pages(browser, app_server):
     """Every notebook opened in the app at once (Voila runs their kernels side by side)."""
     base, log_path = app_server
     context = browser.new_context(viewport={"width": 1100, "height": 800})
-    pages = {}
+    pages = _Tabs()
     for name in PAGE_NAMES:
         page = context.new_page()
         page.goto(f"{base}/voila/render/{name}.ipynb", wait_until="commit", timeout=RENDER_TIMEOUT)
         pages[name] = page
-    for page in pages.values():
+    for name in PAGE_NAMES:
+        page = pages[name]              # (in front while its widgets are drawn)
         page.wait_for_load_state("load", timeout=RENDER_TIMEOUT)
         page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT)
         _wait_until_widgets_settle(page)
