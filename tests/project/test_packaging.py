@@ -170,9 +170,9 @@ MUTATIONS = {
         "scipy is in pyproject.toml but not in environment.yml",
     ),
     "test dep only in pyproject": (
-        lambda t: t.replace("test = [\n", 'test = [\n    "pytest-xdist",\n', 1),
+        lambda t: t.replace("test = [\n", 'test = [\n    "pytest-timeout",\n', 1),
         None,
-        "pytest-xdist is in pyproject.toml but not in environment.yml",
+        "pytest-timeout is in pyproject.toml but not in environment.yml",
     ),
     "conda dep only in environment.yml": (
         None,
