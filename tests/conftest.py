@@ -43,3 +43,26 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 def repo_root() -> Path:
     """The repository checkout the tests run from."""
     return REPO_ROOT
+
+
+#: Test files that share one session's work, and so run on the same pytest-xdist worker:
+#: the executed course notebooks (tests/notebooks/conftest.py) and the exported decks
+#: (tests/course/deck_helpers.py; both keep them in the worker's own temp folder).
+#: Every other file is a group of its own, so a module's servers, browser and kernels
+#: start once (``--dist loadgroup`` in pyproject.toml: what ``loadfile`` does, plus these).
+SHARED_WORK = {
+    "tests/notebooks/test_notebooks.py": "executed-notebooks",
+    "tests/notebooks/test_spoilers.py": "executed-notebooks",
+    "tests/course/test_browser.py": "exported-decks",
+    "tests/course/test_slides.py": "exported-decks",
+}
+
+
+@pytest.hookimpl(tryfirst=True)         # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        try:
+            path = item.path.resolve().relative_to(REPO_ROOT).as_posix()
+        except ValueError:              # pragma: no cover - a test outside the checkout
+            path = str(item.path)
+        item.add_marker(pytest.mark.xdist_group(SHARED_WORK.get(path, path)))

@@ -17,6 +17,18 @@ TIMEOUT = 180  # seconds per cell
 WORKERS = 2  # two cores: two kernels at a time
 #: wall-clock seconds of the last :func:`execute_all` (for the runtime budget test)
 WALL: dict[str, float] = {}
+#: per notebook, the CPU seconds its kernel spent running the cells (Linux: None elsewhere)
+KERNEL_CPU: dict[str, float | None] = {}
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``), else None."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()     # after the command name: state, ppid, ...
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
 
 
 def _execute(py: Path):
@@ -32,6 +44,17 @@ def _execute(py: Path):
         store_widget_state=True,
         resources={"metadata": {"path": str(py.parent)}},
     )
+    cpu: list[float | None] = [None]
+
+    def after_cell(**_) -> None:
+        # the kernel's own CPU time after each cell (it is gone after the last one): unlike
+        # the wall clock, it does not grow when the tests beside these share the cores
+        provisioner = client.km.provisioner if client.km is not None else None
+        pid = getattr(provisioner, "pid", None)
+        if pid is not None:
+            cpu[0] = _cpu_seconds(pid)
+
+    client.on_cell_executed = after_cell
     start = time.perf_counter()
     # one event loop per worker thread, closed afterwards (nbclient's own sync wrapper
     # would leave it open, and an unclosed loop is a ResourceWarning, i.e. an error here)
@@ -43,6 +66,7 @@ def _execute(py: Path):
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
+        KERNEL_CPU[py.name] = cpu[0]
     return nb, None, time.perf_counter() - start
 
 

@@ -36,7 +36,7 @@ jupytext = pytest.importorskip("jupytext")
 nbclient = pytest.importorskip("nbclient")
 
 # the session fixture `executed` (every notebook run once) is in conftest.py
-from notebook_execution import SOURCES, WALL  # noqa: E402
+from notebook_execution import KERNEL_CPU, SOURCES, WALL  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -234,17 +234,25 @@ def test_cells_hold_no_algorithm_code(executed, name):
     assert not found, "algorithm code belongs in pooltutor, not in a cell:\n" + "\n".join(found)
 
 
-#: Seconds the whole notebook suite may take here (two workers, kernel starts included),
-#: and one notebook: a lesson that needs more has heavy work to move out of its cells.
-SUITE_BUDGET = 60
-NOTEBOOK_BUDGET = 40
+#: CPU seconds the course notebooks' kernels may spend on their cells, all together and
+#: one notebook: a lesson that needs more has heavy work to move out of its cells.  CPU
+#: time, not the wall clock: the other tests run beside these (pytest-xdist) and share
+#: the cores, which stretches the wall clock but not a kernel's own work.  Measured on
+#: 2026-12-04: 41 CPU s in all (the largest 6.6 s), 29 s of wall clock with nothing beside.
+SUITE_BUDGET = 80
+NOTEBOOK_BUDGET = 20
 
 
 def test_notebook_suite_runtime(executed):
-    """The suite runs in :data:`SUITE_BUDGET` s, each notebook in :data:`NOTEBOOK_BUDGET` s."""
-    times = {name: round(sec, 1) for name, (_, _, sec) in executed.items()}
-    wall = round(WALL["seconds"], 1)
-    print(f"notebook suite: {wall} s wall; per notebook: {times}")
+    """The kernels run every notebook in :data:`SUITE_BUDGET` CPU s, each in
+    :data:`NOTEBOOK_BUDGET` (Linux ``/proc``; the wall clock where that is missing)."""
+    wall = {name: round(sec, 1) for name, (_, _, sec) in executed.items()}
+    cpu = {name: KERNEL_CPU.get(name) for name in executed}
+    print(f"notebook suite: {WALL['seconds']:.1f} s wall; per notebook, kernel CPU s: "
+          f"{cpu}; wall s: {wall}")
+    times = {name: round(c if c is not None else wall[name], 1) for name, c in cpu.items()}
+    assert all(t > 0 for t in times.values()), times      # the measure itself worked
     slow = {name: sec for name, sec in times.items() if sec > NOTEBOOK_BUDGET}
-    assert not slow, f"notebooks over the {NOTEBOOK_BUDGET} s budget: {slow} (suite {wall} s)"
-    assert wall <= SUITE_BUDGET, f"the notebook suite took {wall} s > {SUITE_BUDGET} s: {times}"
+    assert not slow, f"notebooks over the {NOTEBOOK_BUDGET} s budget: {slow}"
+    total = round(sum(times.values()), 1)
+    assert total <= SUITE_BUDGET, f"the notebooks took {total} s > {SUITE_BUDGET} s: {times}"
