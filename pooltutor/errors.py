@@ -90,6 +90,9 @@ def check_per_axis(name: str, value: Any, ndim: int, *, minimum: int | None = No
     """
     if _is_int(value):
         return (check_int(name, value, minimum=minimum),) * ndim
+    if type(value) is tuple and len(value) == ndim and all(type(v) is int for v in value) \
+            and (minimum is None or min(value, default=minimum) >= minimum):
+        return value                    # (already what is returned: the usual inner call)
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
             raise PoolTutorError(

@@ -196,11 +196,11 @@ class AxisGeometry:
     unclipped_size: int
     clipped: bool
 
-    @property
+    @functools.cached_property
     def effective_kernel(self) -> int:
         return effective_window(self.kernel, self.dilation)
 
-    @property
+    @functools.cached_property
     def padded_size(self) -> int:
         """``M = I + pb + pe``."""
         return self.input_size + self.pad_begin + self.pad_end
@@ -276,17 +276,35 @@ class _PerAxis:
 
     axes: tuple[Any, ...]
 
-    @property
+    # (The shapes are worked out once per object: the engine reads them several times
+    # per call, and a notebook or a benchmark reuses one remembered geometry.  Frozen
+    # dataclasses keep such values in the instance dict, outside the fields that
+    # equality and the hash compare.)
+
+    @functools.cached_property
     def ndim(self) -> int:
         return len(self.axes)
 
-    @property
+    @functools.cached_property
     def input_shape(self) -> tuple[int, ...]:
         return tuple(a.input_size for a in self.axes)
 
-    @property
+    @functools.cached_property
     def output_shape(self) -> tuple[int, ...]:
         return tuple(a.output_size for a in self.axes)
+
+    def _hash_once(self) -> int:
+        """The dataclasses' hash (of the axes), worked out once: per-geometry tables are
+        looked up by geometry several times per call."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash((type(self).__name__, self.axes))
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the fields only: a string's hash differs from process to process, so the
+        # remembered hash must not travel with a pickle
+        return {"axes": self.axes}
 
     def _check_out_index(self, out_index: Sequence[Any]) -> tuple[int, ...]:
         if len(out_index) != self.ndim:
@@ -310,19 +328,21 @@ class PoolGeometry(_PerAxis):
 
     axes: tuple[AxisGeometry, ...]
 
-    @property
+    __hash__ = _PerAxis._hash_once
+
+    @functools.cached_property
     def kernel(self) -> tuple[int, ...]:
         return tuple(a.kernel for a in self.axes)
 
-    @property
+    @functools.cached_property
     def stride(self) -> tuple[int, ...]:
         return tuple(a.stride for a in self.axes)
 
-    @property
+    @functools.cached_property
     def dilation(self) -> tuple[int, ...]:
         return tuple(a.dilation for a in self.axes)
 
-    @property
+    @functools.cached_property
     def pads(self) -> tuple[tuple[int, int], ...]:
         """Per-axis ``(begin, end)`` padding."""
         return tuple((a.pad_begin, a.pad_end) for a in self.axes)
@@ -408,9 +428,14 @@ def _plain(value: object) -> bool:
     cache key: ``1 == 1.0 == True`` hash alike, so floats, bools and numpy scalars are
     left out, and so are lists, which cannot be keys)."""
     kind = type(value)
-    if kind is tuple:
-        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
-    return kind is int or kind is str or value is None
+    if kind is int or kind is str or value is None:
+        return True
+    if kind is not tuple:
+        return False
+    for v in value:                     # type: ignore[attr-defined]
+        if not _plain(v):
+            return False
+    return True
 
 
 def _remembered(builder: Callable[_P, _G]) -> Callable[_P, _G]:
@@ -522,7 +547,7 @@ class AdaptiveAxis:
     output_size: int
     bins: tuple[tuple[int, int], ...] = field(repr=False)
 
-    @property
+    @functools.cached_property
     def max_bin(self) -> int:
         return max(stop - start for start, stop in self.bins)
 
@@ -541,6 +566,8 @@ class AdaptiveGeometry(_PerAxis):
     """Adaptive bins over all spatial axes."""
 
     axes: tuple[AdaptiveAxis, ...]
+
+    __hash__ = _PerAxis._hash_once
 
     def window(self, out_index: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
         """Per axis, the elements of the bin of output cell ``out_index`` (all ``"input"``)."""

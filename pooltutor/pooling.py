@@ -325,7 +325,7 @@ class _TapSource:
         padded_end = [min(a.padded_size, r) for a, r in zip(axes, reach, strict=True)]
         in_place = dtype == x.dtype and all(
             lo == 0 and hi == r for (lo, hi), r in zip(inp, reach, strict=True))
-        self.split = self.splits(x, geom, dtype, passes)
+        self.split = self.splits(x.dtype, geom, dtype, passes)
         self.phases = axes[-1].stride if self.split else 1
         self.src: np.ndarray
         if in_place and not self.split:
@@ -356,12 +356,13 @@ class _TapSource:
                 self.src[index] = x[tuple(xs)]
 
     @staticmethod
-    def splits(x: np.ndarray, geom: PoolGeometry, dtype: np.dtype[Any], passes: int) -> bool:
+    def splits(x_dtype: np.dtype[Any], geom: PoolGeometry, dtype: np.dtype[Any], passes: int
+               ) -> bool:
         """Whether the last axis is stored as its phases (see the class docstring): when
         the stride is above 1 and the frame must be copied anyway (padding, an
         overhang, a cast), or when the taps are read often enough to pay for the copy."""
         axes = geom.axes
-        in_place = dtype == x.dtype and all(
+        in_place = dtype == x_dtype and all(
             a.pad_begin == 0 and (a.output_size - 1) * a.stride + a.effective_kernel
             <= a.input_size for a in axes)
         return axes[-1].stride > 1 and (
@@ -441,6 +442,33 @@ def _outer_and(columns: Sequence[np.ndarray | np.bool_], ndim: int) -> np.ndarra
     return combined
 
 
+_fill_value = functools.lru_cache(maxsize=64)(fill_value)
+""":func:`pooltutor.reference.fill_value`, remembered (the numbers are immutable scalars)."""
+
+
+def _window_taps(geom: PoolGeometry) -> tuple[tuple[int, ...], ...]:
+    """Every tap of a window, ``(j_0, ..., j_{n-1})`` in row-major scan order."""
+    return tuple(itertools.product(*(range(k) for k in geom.kernel)))
+
+
+def _windows_with_taps(geom: PoolGeometry, skip: bool) -> np.ndarray | None:
+    """Where a window holds a tap that may take part (an input tap with ``skip``, else
+    any tap inside the padded extent), ``(1, 1, *O)``; None when every window does
+    (remembered per geometry when it is small, as the tap tables are)."""
+    if math.prod(geom.output_shape) > 1 << 16:
+        return _windows_with_taps_now(geom, skip)
+    has: np.ndarray | None = _cached(_windows_with_taps_now, geom, skip)
+    return has
+
+
+def _windows_with_taps_now(geom: PoolGeometry, skip: bool) -> np.ndarray | None:
+    has = _outer_and([t[1 if skip else 2].any(axis=1) for t in _axis_tap_tables(geom)],
+                     geom.ndim)
+    if has is not None:
+        has.setflags(write=False)
+    return has
+
+
 def _index_weights(input_shape: Sequence[int], layout: str) -> tuple[int, int, list[int]]:
     """``(wn, wc, w)`` such that ``layout`` numbers element ``(n, c, *t)`` as
     ``n*wn + c*wc + sum(t[a] * w[a])``.
@@ -486,7 +514,7 @@ def _lead_offsets(wn: int, wc: int, n: range, c: range, ndim: int) -> np.ndarray
 def _holds_nan(a: np.ndarray) -> bool:
     """Whether float array ``a`` holds a NaN: ``np.max`` propagates NaN, and one reduction
     costs half of ``np.isnan(a).any()`` (a boolean array, then its reduction)."""
-    return a.size > 0 and bool(np.isnan(np.max(a)))
+    return a.size > 0 and bool(np.isnan(a.max()))
 
 
 def _has_negative_zero(x: np.ndarray) -> bool:
@@ -672,11 +700,12 @@ def _max_pool_fast(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
     dtype = x.dtype
     ndim = geom.ndim
     out_shape = x.shape[:2] + geom.output_shape
-    identity = fill_value(dtype, "neg_inf")
-    pad_fill = fill_value(dtype, "lowest") if pad_taps == "lowest" else identity
-    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
-    # windows with no tap that may take part (geometry alone says which)
-    has = _outer_and([m.any(axis=1) for m in masks], ndim)
+    identity = _fill_value(dtype, "neg_inf")
+    pad_fill = _fill_value(dtype, "lowest") if pad_taps == "lowest" else identity
+    taps = _cached(_window_taps, geom)
+    # windows with no tap that may take part (geometry alone says which: ``masks`` are
+    # the tap tables' input or padded-extent columns, as pad_taps says)
+    has = _windows_with_taps(geom, pad_taps == "skip")
     indices = None
     if pad_fill == identity and (pad_taps == "skip" or not return_indices):
         # no padding tap takes part (or, compared as -inf, it changes no maximum): box
@@ -769,6 +798,56 @@ def _winners(geom: PoolGeometry, ties: Ties) -> _Winners:
     return _Winners(tuple(found), code_type, tuple(tap_of_code))
 
 
+@dataclass(frozen=True, eq=False)
+class _BoxJob:
+    """What :func:`_max_by_boxes` works out before any pass, once per geometry, input
+    shape, dtype and rules (remembered: for a small input it costs as much as the
+    passes)."""
+
+    plan: BoxPlan
+    winners: _Winners
+    taps: tuple[tuple[int, ...], ...]
+    #: the last axis stored as its phases (see the comment in _max_by_boxes)
+    split: bool
+    masks: tuple[np.ndarray, ...]
+    #: the blocks of planes, and the intermediate bytes of the whole reduction
+    blocks: tuple[tuple[slice, slice], ...]
+    total: int
+    #: with indices: per code, the tap's offset; the window starts; whether they
+    #: include the (n, c) part; the (n, c) weights of the layout
+    lut: np.ndarray | None
+    start: np.ndarray | None
+    whole: bool
+    lead_weights: tuple[int, int]
+
+
+def _box_job(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], dtype: np.dtype[Any],
+             return_indices: bool, index_layout: IndexLayout, parts: int) -> _BoxJob:
+    plan = _box_plan(geom)
+    winners = _cached(_winners, geom, ties)
+    lut = start = None
+    whole = False
+    lead_weights = (0, 0)
+    if return_indices:
+        # index = start(n, c, o) + offset(winning tap), every layout being linear
+        lut, start, whole = _index_tables(geom, ties, shape, index_layout)
+        wn, wc, _ = _index_weights(shape, index_layout)
+        lead_weights = (wn, wc)
+    taps = tuple(itertools.product(*(range(k) for k in geom.kernel)))
+    split = return_indices and _TapSource.splits(dtype, geom, dtype, passes=2)
+    masks = tuple(t[1] for t in _axis_tap_tables(geom)) if split else ()
+    per_plane = max(plan.plane_elements * dtype.itemsize,
+                    math.prod(geom.output_shape) * (16 if return_indices else dtype.itemsize))
+    total = per_plane * math.prod(shape[:2])
+    # One block per thread: the winners take about 4 numpy calls per tap and block, and
+    # a call's own cost (about 4 microseconds here) then outweighs what smaller blocks
+    # gain in the cache (measured: 4 blocks of 16 planes 40% slower than 1 of 64).
+    parts = parts if total >= threads.MIN_PARALLEL_BYTES else 1
+    blocks = tuple(plane_blocks(shape, per_plane, budget=-(-total // parts)))
+    return _BoxJob(plan, winners, taps, split, masks, blocks, total, lut, start, whole,
+                   lead_weights)
+
+
 def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
                   return_indices: bool | np.bool_, index_layout: IndexLayout
                   ) -> tuple[np.ndarray, np.ndarray | None] | None:
@@ -780,24 +859,21 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
     None when a window holds a NaN or a -0.0 may tie with a 0.0.
     """
     dtype = x.dtype
-    plan = _box_plan(geom)
+    job: _BoxJob = _cached(_box_job, geom, ties, x.shape, dtype, bool(return_indices),
+                           index_layout, threads.num_threads())
+    plan, winners, taps, masks = job.plan, job.winners, job.taps, job.masks
+    lut, start, whole = job.lut, job.start, job.whole
+    wn, wc = job.lead_weights
     out_shape = x.shape[:2] + geom.output_shape
     best = np.empty(out_shape, dtype=dtype)
     indices = np.empty(out_shape, dtype=np.int64) if return_indices else None
-    winners = _cached(_winners, geom, ties)
-    if return_indices:
-        # index = start(n, c, o) + offset(winning tap), every layout being linear
-        lut, start, whole = _index_tables(geom, ties, x.shape, index_layout)
-        wn, wc, _ = _index_weights(x.shape, index_layout)
     leave: list[bool] = []
     is_float = dtype.kind == "f"
     # Where windows overlap along a strided last axis (3x3 stride 2), the taps of x are
     # read every S elements; a copy of the block with that axis split into its S phases
     # (_TapSource, padding filled with identity) makes every tap a contiguous run, and
-    # then serves both the maxima and the comparisons of the winners.
-    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
-    split = return_indices and _TapSource.splits(x, geom, dtype, passes=2)
-    masks = [t[1] for t in _axis_tap_tables(geom)] if split else []
+    # then serves both the maxima and the comparisons of the winners (job.split).
+    split = job.split
 
     def from_source(xb: np.ndarray, bb: np.ndarray) -> np.ndarray | None:
         source = _TapSource(xb, geom, dtype, identity, identity, passes=2,
@@ -843,9 +919,9 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
 
     def _finish_indices(code: np.ndarray, index: tuple[slice, slice]) -> None:
         # 3. indices: the offset of the winning tap, then the start of the window
-        assert indices is not None
+        assert indices is not None and lut is not None and start is not None
         ib = indices[index]
-        np.take(lut, code, out=ib, mode="clip")
+        lut.take(code, out=ib, mode="clip")
         if whole:                       # the starts of every window of x, (n, c) included
             np.add(ib, start[index], out=ib)
             return
@@ -855,14 +931,7 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
             np.add(ib, _lead_offsets(wn, wc, range(n0, n0 + ib.shape[0]),
                                      range(c0, c0 + ib.shape[1]), geom.ndim), out=ib)
 
-    per_plane = max(plan.plane_elements * dtype.itemsize,
-                    math.prod(geom.output_shape) * (16 if return_indices else dtype.itemsize))
-    total = per_plane * math.prod(x.shape[:2])
-    # One block per thread: the winners take about 4 numpy calls per tap and block, and
-    # a call's own cost (about 4 microseconds here) then outweighs what smaller blocks
-    # gain in the cache (measured: 4 blocks of 16 planes 40% slower than 1 of 64).
-    parts = threads.num_threads() if total >= threads.MIN_PARALLEL_BYTES else 1
-    run_parts(block, plane_blocks(x.shape, per_plane, budget=-(-total // parts)), total)
+    run_parts(block, job.blocks, job.total)
     if leave:
         return None
     return best, indices
@@ -1487,6 +1556,19 @@ def _uniform_bins(a: AdaptiveAxis) -> tuple[int, int] | None:
     return None
 
 
+def _bins_as_pool(geom: AdaptiveGeometry
+                  ) -> tuple[tuple[tuple[int, int] | None, ...], PoolGeometry | None]:
+    """Per axis, the ``(K, S)`` of regular bins (:func:`_uniform_bins`, None where they are
+    not); and the geometry of the plain max pool whose windows the bins are, when every
+    axis is regular and a bin has at most 16 elements (else None)."""
+    regular = tuple(_uniform_bins(a) for a in geom.axes)
+    if all(r is not None for r in regular):
+        kernel, stride = zip(*cast("tuple[tuple[int, int], ...]", regular), strict=True)
+        if math.prod(kernel) <= 16:
+            return regular, pool_geometry(geom.input_shape, kernel, stride)
+    return regular, None
+
+
 def _bin_index_tables(geom: AdaptiveGeometry, shape: tuple[int, ...], layout: IndexLayout
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Regular bins (every axis ``(K, S)``, :func:`_uniform_bins`): the index of every
@@ -1536,14 +1618,11 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     """
     axes = geom.axes
     ndim = geom.ndim
-    regular = [_uniform_bins(a) for a in axes]
-    if all(r is not None for r in regular):
-        kernel, stride = zip(*regular, strict=True)
-        if math.prod(kernel) <= 16:
-            pgeom = pool_geometry(geom.input_shape, kernel, stride)
-            tables = _axis_tap_tables(pgeom)
-            return _max_pool_fast(x, pgeom, tables, [t[1] for t in tables], "skip", "neg_inf",
-                                  "minus_one", ties, return_indices, index_layout)
+    regular, pgeom = _cached(_bins_as_pool, geom)
+    if pgeom is not None:
+        tables = _axis_tap_tables(pgeom)
+        return _max_pool_fast(x, pgeom, tables, [t[1] for t in tables], "skip", "neg_inf",
+                              "minus_one", ties, return_indices, index_layout)
     out_shape = x.shape[:2] + geom.output_shape
     lengths = tuple(a.max_bin for a in axes)
     size = math.prod(lengths)
@@ -1551,7 +1630,7 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
         return None                     # heavily overlapping bins: the tap loop needs less memory
     if all(r is not None for r in regular):
         # strided windows: a view (N, C, *O, *K) of x, then one copy
-        bins = cast("list[tuple[int, int]]", regular)     # every axis: (K, S), just checked
+        bins = cast("tuple[tuple[int, int], ...]", regular)     # every axis: (K, S), just checked
         view = np.lib.stride_tricks.as_strided(
             x, out_shape + lengths,
             x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], bins, strict=True))

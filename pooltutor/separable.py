@@ -298,6 +298,7 @@ def scratch(shape: Sequence[int], dtype: DTypeLike, role: Hashable, fill: Any = 
     oldest dropped first); callers use them only until their next call.
     """
     dtype = np.dtype(dtype)
+    shape = tuple(shape)
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > 4 << 20:
         array = np.empty(shape, dtype=dtype)
@@ -307,7 +308,8 @@ def scratch(shape: Sequence[int], dtype: DTypeLike, role: Hashable, fill: Any = 
     store = getattr(_SCRATCH, "arrays", None)
     if store is None:
         store = _SCRATCH.arrays = {}
-    key = (role, tuple(shape), dtype.str, None if fill is None else repr(fill))
+    # (the fill's bytes: -0.0 is not 0.0 here, and a NaN fill finds its own array)
+    key = (role, shape, dtype.str, None if fill is None else dtype.type(fill).tobytes())
     found: np.ndarray | None = store.pop(key, None)
     if found is None:
         found = np.empty(shape, dtype=dtype)
