@@ -1556,6 +1556,13 @@ def _uniform_bins(a: AdaptiveAxis) -> tuple[int, int] | None:
     return None
 
 
+def _row_starts(shape: tuple[int, int]) -> np.ndarray:
+    """The flat index of the first element of every row of a C-contiguous 2-D array."""
+    starts = np.arange(0, shape[0] * shape[1], shape[1], dtype=np.intp)
+    starts.setflags(write=False)
+    return starts
+
+
 def _bins_as_pool(geom: AdaptiveGeometry
                   ) -> tuple[tuple[tuple[int, int] | None, ...], PoolGeometry | None]:
     """Per axis, the ``(K, S)`` of regular bins (:func:`_uniform_bins`, None where they are
@@ -1659,7 +1666,8 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
         k = rows.argmax(axis=1)
     else:
         k = size - 1 - rows[:, ::-1].argmax(axis=1)
-    best = rows[np.arange(rows.shape[0]), k].reshape(out_shape)     # the element itself
+    # the element itself: one take on the flat rows (k + the start of each row)
+    best = rows.reshape(-1).take(k + _cached(_row_starts, rows.shape)).reshape(out_shape)
     if x.dtype.kind == "f" and _holds_nan(best):
         return None
     if not return_indices:
