@@ -517,8 +517,21 @@ def _holds_nan(a: np.ndarray) -> bool:
     return a.size > 0 and bool(np.isnan(a.max()))
 
 
+def _holds_zero(a: np.ndarray) -> bool:
+    """Whether ``a`` holds a 0 (or -0.0): ``all()`` is False exactly then, and it reads the
+    array once without the boolean array of ``(a == 0).any()`` (half the time)."""
+    return not a.all()
+
+
 def _has_negative_zero(x: np.ndarray) -> bool:
-    return x.dtype.kind == "f" and bool(np.any((x == 0) & np.signbit(x)))
+    """Whether float array ``x`` holds a -0.0: its bits are the sign bit alone, so one
+    integer comparison finds it (post-ReLU data, full of zeros, asks on every call)."""
+    if x.dtype.kind != "f":
+        return False
+    if x.dtype.itemsize not in (2, 4, 8):   # (long double: padding bytes in its bits)
+        return bool(np.any((x == 0) & np.signbit(x)))
+    bits = np.dtype(f"u{x.dtype.itemsize}")
+    return bool((x.view(bits) == bits.type(1 << (8 * x.dtype.itemsize - 1))).any())
 
 
 # --------------------------------------------------------------------------- max
@@ -722,7 +735,7 @@ def _max_pool_fast(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table],
         if dtype.kind == "f":
             if _holds_nan(best):
                 return None
-            if (best == 0).any() and _has_negative_zero(x):
+            if _holds_zero(best) and _has_negative_zero(x):
                 return None
     if return_indices and indices is None:
         codes, code = _winner_codes(source, taps, best, masks, identity, ties)
@@ -821,6 +834,7 @@ class _BoxJob:
     lead_weights: tuple[int, int]
 
 
+@functools.lru_cache(maxsize=16)      # (as _index_tables, whose arrays a job holds)
 def _box_job(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], dtype: np.dtype[Any],
              return_indices: bool, index_layout: IndexLayout, parts: int) -> _BoxJob:
     plan = _box_plan(geom)
@@ -859,8 +873,8 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
     None when a window holds a NaN or a -0.0 may tie with a 0.0.
     """
     dtype = x.dtype
-    job: _BoxJob = _cached(_box_job, geom, ties, x.shape, dtype, bool(return_indices),
-                           index_layout, threads.num_threads())
+    job = _box_job(geom, ties, x.shape, dtype, bool(return_indices), index_layout,
+                   threads.num_threads())
     plan, winners, taps, masks = job.plan, job.winners, job.taps, job.masks
     lut, start, whole = job.lut, job.start, job.whole
     wn, wc = job.lead_weights
@@ -879,7 +893,7 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
         source = _TapSource(xb, geom, dtype, identity, identity, passes=2,
                             alloc=lambda shape, dt: scratch(shape, dt, "max source"))
         _max_values(source, taps, out=bb)
-        if is_float and (_holds_nan(bb) or (bb == 0).any() and _has_negative_zero(xb)):
+        if is_float and (_holds_nan(bb) or _holds_zero(bb) and _has_negative_zero(xb)):
             return None
         return _winner_codes(source, taps, bb, masks, identity, ties)[1]
 
@@ -895,7 +909,7 @@ def _max_by_boxes(x: np.ndarray, geom: PoolGeometry, identity: Any, ties: Ties,
             _finish_indices(code, index)
             return
         bb = reduce_block(xb, plan, np.maximum, dtype, identity, best[index])
-        if is_float and (_holds_nan(bb) or (bb == 0).any() and _has_negative_zero(xb)):
+        if is_float and (_holds_nan(bb) or _holds_zero(bb) and _has_negative_zero(xb)):
             leave.append(True)          # the general path does it all
             return
         if indices is None or leave:
@@ -1667,7 +1681,9 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     else:
         k = size - 1 - rows[:, ::-1].argmax(axis=1)
     # the element itself: one take on the flat rows (k + the start of each row)
-    best = rows.reshape(-1).take(k + _cached(_row_starts, rows.shape)).reshape(out_shape)
+    starts = _cached(_row_starts, rows.shape) if rows.shape[0] <= 1 << 16 \
+        else _row_starts(rows.shape)
+    best = rows.reshape(-1).take(k + starts).reshape(out_shape)
     if x.dtype.kind == "f" and _holds_nan(best):
         return None
     if not return_indices:
