@@ -416,16 +416,18 @@ class _TapSource:
 # --------------------------------------------------------------------------- box passes
 
 
-def _box_plan(geom: PoolGeometry) -> BoxPlan:
-    """The separable passes of :mod:`pooltutor.separable` for ``geom`` (remembered)."""
+def _box_plan(geom: PoolGeometry, full_rows: bool = False) -> BoxPlan:
+    """The separable passes of :mod:`pooltutor.separable` for ``geom`` (remembered);
+    ``full_rows``: the first pass over the flat block where rows are short (for maxima,
+    computed in the input's dtype; sums cast to a wider one, which it would slow)."""
     return box_plan(tuple((a.kernel, a.stride, a.dilation, a.pad_begin, a.input_size,
-                           a.output_size) for a in geom.axes))
+                           a.output_size) for a in geom.axes), full_rows)
 
 
 def _max_values_clipped(x: np.ndarray, geom: PoolGeometry, identity: Any) -> np.ndarray:
     """The window maxima when no padding tap takes part (values only): box passes
     straight on ``x``, an empty window ``identity``."""
-    out = reduce_boxes(x, _box_plan(geom), np.maximum, x.dtype, identity)
+    out = reduce_boxes(x, _box_plan(geom, True), np.maximum, x.dtype, identity)
     assert out is not None
     return out
 
@@ -837,7 +839,7 @@ class _BoxJob:
 @functools.lru_cache(maxsize=16)      # (as _index_tables, whose arrays a job holds)
 def _box_job(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], dtype: np.dtype[Any],
              return_indices: bool, index_layout: IndexLayout, parts: int) -> _BoxJob:
-    plan = _box_plan(geom)
+    plan = _box_plan(geom, True)
     winners = _cached(_winners, geom, ties)
     lut = start = None
     whole = False

@@ -139,3 +139,59 @@ def test_scratch_arrays_are_kept_and_filled_only_when_made():
     assert c is not a and (c == 0).all()
     big = separable.scratch((2048, 1024), np.float32, "test role")      # 8 MiB: never kept
     assert separable.scratch((2048, 1024), np.float32, "test role") is not big
+
+
+def _unpadded_geometry():
+    """A 2-D geometry whose windows read no padding, with a row stride above 1 and short
+    rows: the kind whose first pass runs over the flat block."""
+    while True:
+        size = tuple(int(v) for v in RNG.integers(2, 20, 2))
+        kernel = (int(RNG.integers(2, 6)), int(RNG.integers(1, 6)))
+        stride = (int(RNG.integers(2, 4)), int(RNG.integers(1, 4)))
+        dilation = tuple(int(v) for v in RNG.choice([1, 1, 2], 2))
+        rounding = str(RNG.choice(["floor", "ceil_torch"]))
+        try:
+            geom = pool_geometry(size, kernel, stride, 0, dilation, rounding)
+        except (PoolTutorError, ValueError):
+            continue
+        if all((a.output_size - 1) * a.stride + a.effective_kernel <= a.input_size
+               for a in geom.axes):
+            return geom
+
+
+def test_short_rows_take_the_full_resolution_first_pass_and_give_the_window_loop():
+    """Maxima in the input's dtype: the first pass over the flat block (every row reduced
+    with the rows below it), the next pass on every S-th row; a block that is not one
+    contiguous array, or a reduction cast to a wider dtype, takes the ordinary plan."""
+    used = 0
+    for _ in range(60):
+        geom = _unpadded_geometry()
+        plan = separable.box_plan(_axes(geom), True)
+        ordinary = separable.box_plan(_axes(geom))
+        assert ordinary.fallback is None
+        if plan.fallback is None:       # (a window of long blocks: no flat pass)
+            continue
+        used += 1
+        assert plan.fallback == ordinary
+        assert plan.actions[0].kind == "flat_pair"
+        assert plan.buffers[0] == geom.input_shape           # every row of the input
+        x = RNG.standard_normal((2, 3) + geom.input_shape).astype(np.float32)
+        for xs in (x, np.asfortranarray(x), x[:, ::-1]):     # contiguous or not
+            before = xs.copy()
+            got = separable.reduce_boxes(xs, plan, np.maximum, np.float32, -np.inf)
+            np.testing.assert_array_equal(
+                got, _window_loop(xs, geom, np.maximum, -np.inf, np.float32))
+            np.testing.assert_array_equal(xs, before)
+        ints = RNG.integers(-5, 5, (1, 2) + geom.input_shape).astype(np.int16)
+        got = separable.reduce_boxes(ints, plan, np.add, np.int64, 0)      # cast: ordinary
+        np.testing.assert_array_equal(got, _window_loop(ints, geom, np.add, 0, np.int64))
+        got = separable.reduce_boxes(ints, plan, np.maximum, np.int16, -(2**15))
+        np.testing.assert_array_equal(
+            got, _window_loop(ints, geom, np.maximum, -(2**15), np.int16))
+    assert used >= 30
+
+
+def test_long_rows_and_padding_keep_the_ordinary_first_pass():
+    for size, padding in (((112, 112), 0), ((14, 14), 1)):
+        geom = pool_geometry(size, 2, 2, padding)
+        assert separable.box_plan(_axes(geom), True).fallback is None
