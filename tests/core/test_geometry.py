@@ -481,3 +481,36 @@ def test_axis_taps_checks_the_output_position():
     assert ax.output_size == 5 and ax.taps(4) == (3, 5)
     with pytest.raises(PoolTutorError, match=r"o=7 is not an output position: need 0 <= o < 5"):
         ax.taps(7)
+
+
+@pytest.mark.parametrize("source", [
+    "pool_geometry((6, 7), 3, 2, padding=1, rounding='ceil_torch')",
+    "adaptive_geometry((7, 5), (4, 3))",
+])
+def test_remembered_shapes_and_hash_do_not_travel_with_a_pickle(source):
+    """The shapes and the hash are worked out once per object; a pickle carries the
+    fields only, so another process (whose string hashes differ) works its own out."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    def build():
+        return eval(source, {"pool_geometry": pool_geometry,
+                             "adaptive_geometry": adaptive_geometry})
+
+    geom = build()
+    assert geom.output_shape == tuple(a.output_size for a in geom.axes)
+    assert hash(geom) == hash(build()) and "_hash" in geom.__dict__
+    data = pickle.dumps(geom)
+    copy = pickle.loads(data)
+    assert set(copy.__dict__) == {"axes"}
+    assert copy == geom and hash(copy) == hash(geom)
+    # in another process, with another string-hash seed, the copy finds an equal geometry
+    code = ("import pickle, sys\n"
+            "from pooltutor.geometry import pool_geometry, adaptive_geometry\n"
+            f"g = pickle.loads({data!r})\n"
+            f"h = {source}\n"
+            "sys.exit(0 if {g: 1}.get(h) == 1 and g.output_shape == h.output_shape else 1)\n")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    assert subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
