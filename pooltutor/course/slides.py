@@ -134,30 +134,50 @@ def _kernel_env() -> dict[str, str]:
     return env
 
 
+#: how often a kernel is started for one notebook when it dies before its first cell
+KERNEL_ATTEMPTS = 3
+
+
 async def _execute(nb, path: Path, timeout: int) -> None:
+    """Run every cell of ``nb`` in a fresh kernel; a kernel that dies before its first
+    cell is replaced (at most :data:`KERNEL_ATTEMPTS` kernels).
+
+    A kernel is given free TCP ports when it is started and binds them a moment later;
+    another kernel starting in that moment (a class exporting its decks, the notebooks
+    of a test run beside this one) can take one first, and the new kernel then dies
+    with ``Address already in use`` before it answers.  Nothing of the notebook has run
+    by then, so a new kernel is started.  A kernel that dies after a cell has started
+    is reported: the notebook may have done something to cause it.
+    """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
-    started: list[int] = []
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        store_widget_state=True,
-        shutdown_kernel="immediate",
-        resources={"metadata": {"path": str(path.parent.resolve())}},
-        on_cell_execute=lambda cell, cell_index: started.append(cell_index),
-    )
-    try:
-        await client.async_execute(env=_kernel_env())
-    except CellExecutionError as exc:
-        where = f"cell {started[-1] + 1}" if started else "a cell"
-        raise SlidesError(f"{path.name}: {where} raised {exc.ename}: "
-                          f"{' '.join(str(exc.evalue).split())}") from None
-    except CellTimeoutError:
-        where = f"cell {started[-1] + 1}" if started else "a cell"
-        raise SlidesError(f"{path.name}: {where} ran longer than {timeout} s") from None
-    except (RuntimeError, OSError) as exc:  # no kernel, kernel died, ...
-        raise SlidesError(f"{path.name}: cannot run the notebook: {exc}") from None
+    for attempt in range(1, KERNEL_ATTEMPTS + 1):
+        started: list[int] = []
+        client = NotebookClient(
+            nb,
+            timeout=timeout,
+            store_widget_state=True,
+            shutdown_kernel="immediate",
+            resources={"metadata": {"path": str(path.parent.resolve())}},
+            on_cell_execute=lambda cell, cell_index, started=started: started.append(cell_index),
+        )
+        try:
+            await client.async_execute(env=_kernel_env())
+            return
+        except CellExecutionError as exc:
+            where = f"cell {started[-1] + 1}" if started else "a cell"
+            raise SlidesError(f"{path.name}: {where} raised {exc.ename}: "
+                              f"{' '.join(str(exc.evalue).split())}") from None
+        except CellTimeoutError:
+            where = f"cell {started[-1] + 1}" if started else "a cell"
+            raise SlidesError(f"{path.name}: {where} ran longer than {timeout} s") from None
+        except (RuntimeError, OSError) as exc:  # no kernel, kernel died, ...
+            if started or attempt == KERNEL_ATTEMPTS:
+                tries = "" if started else f" ({attempt} kernels started)"
+                raise SlidesError(f"{path.name}: cannot run the notebook: {exc}{tries}") from None
+            print(f"[pooltutor] {path.name}: the kernel died before its first cell ({exc}); "
+                  f"starting another", file=sys.stderr)
 
 
 @dataclass(frozen=True)

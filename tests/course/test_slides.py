@@ -395,6 +395,63 @@ def test_a_failing_cell_names_the_notebook_and_cell(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def _flaky_kernels(monkeypatch, failures: int, after_a_cell: bool = False) -> list[int]:
+    """NotebookClient whose first ``failures`` kernels die as one whose port was taken
+    (before any cell, or after the first cell started); returns the list of attempts."""
+    import nbclient
+
+    attempts: list[int] = []
+    real = nbclient.NotebookClient.async_execute
+
+    async def execute(self, **kwargs):
+        attempts.append(len(attempts) + 1)
+        if len(attempts) <= failures:
+            if after_a_cell:
+                self.on_cell_execute(cell=self.nb.cells[0], cell_index=0)
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return await real(self, **kwargs)
+
+    monkeypatch.setattr(nbclient.NotebookClient, "async_execute", execute)
+    return attempts
+
+
+def _tiny_notebook(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 6 * 7\nx")])
+    return nb, tmp_path / "tiny.py"
+
+
+@pytest.mark.slow
+def test_a_kernel_that_dies_before_its_first_cell_is_replaced(tmp_path, monkeypatch, capsys):
+    """A port taken between a kernel's start and its bind (kernels starting at once):
+    the notebook has not run, so another kernel runs it."""
+    import asyncio
+
+    nb, path = _tiny_notebook(tmp_path)
+    attempts = _flaky_kernels(monkeypatch, failures=2)
+    asyncio.run(slides._execute(nb, path, timeout=60))
+    assert attempts == [1, 2, 3]
+    assert nb.cells[0].outputs[0]["data"]["text/plain"] == "42"
+    assert capsys.readouterr().err.count("died before its first cell") == 2
+
+
+def test_kernels_that_keep_dying_or_die_after_a_cell_are_reported(tmp_path, monkeypatch):
+    import asyncio
+
+    nb, path = _tiny_notebook(tmp_path)
+    attempts = _flaky_kernels(monkeypatch, failures=slides.KERNEL_ATTEMPTS)
+    with pytest.raises(slides.SlidesError, match=r"^tiny.py: cannot run the notebook: Kernel "
+                       r"died before replying to kernel_info \(3 kernels started\)$"):
+        asyncio.run(slides._execute(nb, path, timeout=60))
+    assert attempts == [1, 2, 3]
+    attempts = _flaky_kernels(monkeypatch, failures=1, after_a_cell=True)
+    with pytest.raises(slides.SlidesError, match=r"^tiny.py: cannot run the notebook: Kernel "
+                       r"died before replying to kernel_info$"):
+        asyncio.run(slides._execute(nb, path, timeout=60))
+    assert attempts == [1]              # a cell had started: not run again
+
+
 def test_mplbackend_is_not_passed_to_kernels(monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "agg")
     assert "MPLBACKEND" not in slides._kernel_env()

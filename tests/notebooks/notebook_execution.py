@@ -31,43 +31,56 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
 
 
-def _execute(py: Path):
-    """Execute one notebook; returns ``(notebook, exception or None, seconds)``."""
+def _execute(py: Path, attempts: int = 3):
+    """Execute one notebook; returns ``(notebook, exception or None, seconds)``.
+
+    A kernel that dies before its first cell (a port another kernel, starting at the
+    same moment on the other worker, took between its choice and its bind) is replaced,
+    as ``pooltutor slides`` does: at most ``attempts`` kernels."""
     import jupytext
     import nbclient
 
-    nb = jupytext.read(py)
-    client = nbclient.NotebookClient(
-        nb,
-        timeout=TIMEOUT,
-        kernel_name="python3",
-        store_widget_state=True,
-        resources={"metadata": {"path": str(py.parent)}},
-    )
-    cpu: list[float | None] = [None]
+    for attempt in range(1, attempts + 1):
+        nb = jupytext.read(py)
+        client = nbclient.NotebookClient(
+            nb,
+            timeout=TIMEOUT,
+            kernel_name="python3",
+            store_widget_state=True,
+            resources={"metadata": {"path": str(py.parent)}},
+        )
+        cpu: list[float | None] = [None]
+        started: list[int] = []
 
-    def after_cell(**_) -> None:
-        # the kernel's own CPU time after each cell (it is gone after the last one): unlike
-        # the wall clock, it does not grow when the tests beside these share the cores
-        provisioner = client.km.provisioner if client.km is not None else None
-        pid = getattr(provisioner, "pid", None)
-        if pid is not None:
-            cpu[0] = _cpu_seconds(pid)
+        def after_cell(client=client, cpu=cpu, **_) -> None:
+            # the kernel's own CPU time after each cell (it is gone after the last one):
+            # unlike the wall clock, it does not grow when the tests beside these share
+            # the cores
+            provisioner = client.km.provisioner if client.km is not None else None
+            pid = getattr(provisioner, "pid", None)
+            if pid is not None:
+                cpu[0] = _cpu_seconds(pid)
 
-    client.on_cell_executed = after_cell
-    start = time.perf_counter()
-    # one event loop per worker thread, closed afterwards (nbclient's own sync wrapper
-    # would leave it open, and an unclosed loop is a ResourceWarning, i.e. an error here)
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(client.async_execute())
-    except Exception as exc:  # noqa: BLE001 - reported by the tests, per notebook
-        return nb, exc, time.perf_counter() - start
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-        KERNEL_CPU[py.name] = cpu[0]
-    return nb, None, time.perf_counter() - start
+        client.on_cell_execute = lambda started=started, **_: started.append(1)
+        client.on_cell_executed = after_cell
+        start = time.perf_counter()
+        # one event loop per worker thread, closed afterwards (nbclient's own sync wrapper
+        # would leave it open, and an unclosed loop is a ResourceWarning, i.e. an error here)
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(client.async_execute())
+        except RuntimeError as exc:     # the kernel died
+            if started or attempt == attempts:
+                return nb, exc, time.perf_counter() - start
+            continue
+        except Exception as exc:  # noqa: BLE001 - reported by the tests, per notebook
+            return nb, exc, time.perf_counter() - start
+        finally:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+            KERNEL_CPU[py.name] = cpu[0]
+        return nb, None, time.perf_counter() - start
+    raise AssertionError("unreachable")
 
 
 def execute_all():
