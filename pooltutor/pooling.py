@@ -781,7 +781,7 @@ class _Winners:
 
 
 def _winners(geom: PoolGeometry, ties: Ties) -> _Winners:
-    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
+    taps = _window_taps(geom)
     ntaps = len(taps)
     code_type = np.min_scalar_type(ntaps - 1)       # uint8 up to 256 taps
     found = []
@@ -849,7 +849,7 @@ def _box_job(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], dtype: np.d
         lut, start, whole = _index_tables(geom, ties, shape, index_layout)
         wn, wc, _ = _index_weights(shape, index_layout)
         lead_weights = (wn, wc)
-    taps = tuple(itertools.product(*(range(k) for k in geom.kernel)))
+    taps = _window_taps(geom)
     split = return_indices and _TapSource.splits(dtype, geom, dtype, passes=2)
     masks = tuple(t[1] for t in _axis_tap_tables(geom)) if split else ()
     per_plane = max(plan.plane_elements * dtype.itemsize,
@@ -1114,7 +1114,7 @@ def _max_pool_general(x: np.ndarray, geom: PoolGeometry, tables: Sequence[_Table
 
     # one strided slice per tap, in row-major scan order of the window
     def taps() -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
-        for tap_id, tap in enumerate(itertools.product(*(range(k) for k in geom.kernel))):
+        for tap_id, tap in enumerate(_window_taps(geom)):
             values = xp[(slice(None), slice(None)) + _tap_slices(geom, tap)]
             yield tap_id, values, _tap_mask(masks, tap, ndim)
 
@@ -1484,7 +1484,7 @@ def avg_pool(x: ArrayLike, kernel: int | Sequence[int], stride: int | Sequence[i
     # 0.0 and padding adds 0.0, which changes no sum (a sum that starts at +0.0
     # is never -0.0), so the totals are the same numbers.
     source = _TapSource(x, geom, x.dtype, x.dtype.type(0), x.dtype.type(0))
-    taps = list(itertools.product(*(range(k) for k in geom.kernel)))
+    taps = _window_taps(geom)
     total = np.empty(out_shape, dtype=np.float64)
     np.add(source.tap(taps[0]), 0.0, out=total)
     with np.errstate(invalid="ignore"):           # inf + -inf: NaN, the right average

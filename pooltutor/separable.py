@@ -272,8 +272,10 @@ def box_plan(axes: tuple[AxisTaps, ...], full_rows: bool = False) -> BoxPlan:
     >>> [a.kind for a in plan.actions]   # 2 + 2 calls: a pair and a range per axis
     ['pair', 'into', 'pair', 'into']
     """
-    regular = _box_plan_taps(axes)
-    return (_full_rows_plan(axes, regular) if full_rows else None) or regular
+    if not full_rows:
+        return _box_plan_taps(axes)
+    regular = box_plan(axes)            # (the same remembered object as its fallback)
+    return _full_rows_plan(axes, regular) or regular
 
 
 #: rows of at most this many elements get a full-resolution first pass (module docstring)
