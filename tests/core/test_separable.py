@@ -55,15 +55,25 @@ def _random_geometry(ndim):
             continue            # no output, or a padding the rounding refuses
 
 
+@pytest.fixture
+def flat_rows_always(monkeypatch):
+    """The flat last pass on blocks of any size (by default only on large ones)."""
+    monkeypatch.setattr(separable, "ROW_MIN_OUTPUTS", 0)
+
+
 @pytest.mark.parametrize("ndim", [1, 2, 3])
-def test_random_geometries_give_the_window_loop(ndim):
+@pytest.mark.parametrize("rows", ["flat rows on any block", "default"])
+def test_random_geometries_give_the_window_loop(ndim, rows, monkeypatch):
     """Maxima (float32, int8) and exact sums (float64, int64) of every window, twice per plan:
     the padding of the work arrays stays filled from call to call."""
-    checked = 0
+    if rows != "default":
+        monkeypatch.setattr(separable, "ROW_MIN_OUTPUTS", 0)
+    checked = flat_rows = 0
     for _ in range(60 if ndim < 3 else 30):
         geom = _random_geometry(ndim)
         plan = separable.box_plan(_axes(geom))
         assert plan.output_shape == geom.output_shape
+        flat_rows += plan.flat_result
         for _ in range(2):
             x = RNG.integers(-100, 100, (2, 3) + geom.input_shape).astype(np.float32)
             before = x.copy()
@@ -83,6 +93,7 @@ def test_random_geometries_give_the_window_loop(ndim):
                 got, _window_loop(small, geom, np.maximum, lowest, np.int8))
         checked += 1
     assert checked >= 30
+    assert ndim == 1 or flat_rows >= 5     # the flat last pass is among them
 
 
 @pytest.mark.parametrize("kernel", [2, 3, 4, 5, 7, 11, 15])
@@ -168,8 +179,8 @@ def test_short_rows_take_the_full_resolution_first_pass_and_give_the_window_loop
         geom = _unpadded_geometry()
         plan = separable.box_plan(_axes(geom), True)
         ordinary = separable.box_plan(_axes(geom))
-        assert ordinary.fallback is None
-        if plan.fallback is None:       # (a window of long blocks: no flat pass)
+        assert not ordinary.flat_input
+        if not plan.flat_input:         # (a window of long blocks: no flat pass)
             continue
         used += 1
         assert plan.fallback == ordinary
@@ -194,4 +205,79 @@ def test_short_rows_take_the_full_resolution_first_pass_and_give_the_window_loop
 def test_long_rows_and_padding_keep_the_ordinary_first_pass():
     for size, padding in (((112, 112), 0), ((14, 14), 1)):
         geom = pool_geometry(size, 2, 2, padding)
-        assert separable.box_plan(_axes(geom), True).fallback is None
+        assert not separable.box_plan(_axes(geom), True).flat_input
+
+
+def _row_geometry():
+    """A 2-D or 3-D geometry whose last pass runs over the flat rows (see
+    separable._row_layout): widths that are whole multiples of the stride, windows
+    that read the padding or not, long windows in aligned blocks."""
+    while True:
+        ndim = int(RNG.integers(2, 4))
+        stride = tuple(int(v) for v in RNG.integers(1, 4, ndim))
+        kernel = tuple(int(v) for v in RNG.integers(1, 9, ndim))
+        size = tuple(int(v) for v in RNG.integers(1, 7, ndim) * np.array(stride))
+        dilation = tuple(int(v) for v in RNG.choice([1, 1, 1, 2], ndim))
+        pads = tuple((int(RNG.integers(0, k)), int(RNG.integers(0, k))) for k in kernel)
+        rounding = str(RNG.choice(["floor", "ceil_torch"]))
+        try:
+            geom = pool_geometry(size, kernel, stride, pads, dilation, rounding)
+        except (PoolTutorError, ValueError):
+            continue
+        if separable.box_plan(_axes(geom)).flat_result:
+            return geom
+
+
+def test_the_flat_last_pass_gives_the_window_loop(flat_rows_always):
+    """The last pass over the flat rows, whose taps read the neighbouring row outside
+    their range (put back or overwritten afterwards): maxima and sums, twice per plan,
+    into a contiguous result and into one that is not (the ordinary last pass)."""
+    kinds = set()
+    for _ in range(60):
+        geom = _row_geometry()
+        plan = separable.box_plan(_axes(geom))
+        assert plan.fallback is not None and not plan.fallback.flat_result
+        kinds.update(a.kind for a in plan.actions)
+        kinds.add("blocks" if len(plan.buffers) > geom.ndim - 1 else "taps")
+        x = RNG.integers(-100, 100, (2, 3) + geom.input_shape).astype(np.float32)
+        before = x.copy()
+        want_max = _window_loop(x, geom, np.maximum, -np.inf, np.float32)
+        want_sum = _window_loop(x, geom, np.add, 0.0, np.float64)
+        for _ in range(2):
+            np.testing.assert_array_equal(
+                separable.reduce_boxes(x, plan, np.maximum, np.float32, -np.inf), want_max)
+            np.testing.assert_array_equal(
+                separable.reduce_boxes(x, plan, np.add, np.float64, 0.0), want_sum)
+        strided = np.empty(x.shape[:2] + geom.output_shape[:-1] + (2 * geom.output_shape[-1],))
+        result = strided[..., ::2]
+        assert not result.flags.c_contiguous
+        separable.reduce_block(x, plan, np.add, np.dtype(np.float64), 0.0, result)
+        np.testing.assert_array_equal(result, want_sum)
+        np.testing.assert_array_equal(x, before)
+    assert {"row_pair", "row_into", "blocks", "taps"} <= kinds
+
+
+def test_the_flat_last_pass_runs_on_large_contiguous_blocks_only():
+    geom = pool_geometry((112, 112), 3, 2, 1)
+    plan = separable.box_plan(_axes(geom))
+    x = np.zeros((1, 4, 112, 112), dtype=np.float32)
+    large = np.empty((1, 4, 56, 56))
+    assert large.size >= separable.ROW_MIN_OUTPUTS
+    assert plan.runs_on(x, large, np.dtype(np.float64))
+    assert not plan.runs_on(x, large[:, :1], np.dtype(np.float64))      # small
+    assert not plan.runs_on(x, large.transpose(0, 1, 3, 2), np.dtype(np.float64))
+    assert plan.fallback.runs_on(x, large[:, :1], np.dtype(np.float64))
+
+
+@pytest.mark.parametrize("kernel", [3, 5, 7, 11])
+def test_the_stem_geometries_take_the_flat_last_pass(kernel):
+    """(112, 112), stride 2, padding K // 2: the benchmark's average poolings.  The rows
+    pass writes whole unpadded rows; long windows read aligned blocks of the stride."""
+    geom = pool_geometry((112, 112), kernel, 2, kernel // 2)
+    plan = separable.box_plan(_axes(geom))
+    assert plan.flat_result
+    assert plan.buffers[0] == (56, 112)
+    assert plan.buffers[-1] == ((56, 56) if kernel >= 5 else (56, 112))   # the row blocks
+    x = RNG.integers(-1000, 1000, (1, 2, 112, 112)).astype(np.float64)    # exact sums
+    np.testing.assert_array_equal(separable.reduce_boxes(x, plan, np.add, np.float64, 0.0),
+                                  _window_loop(x, geom, np.add, 0.0, np.float64))
