@@ -45,10 +45,28 @@ How the passes are laid out (:class:`BoxPlan`, worked out once per geometry):
   contiguous array takes the ordinary plan (``BoxPlan.fallback``), and so do
   sums: cast to float64 or int64, the flat pass would write ``S`` times as many
   wide elements (measured 1.2-1.7x slower, against 0.75-0.98x for maxima).
-* **Blocks of planes, in the cache, over threads.**  The passes run over
-  blocks of whole ``(n, c)`` planes of about 1 MiB of intermediate data,
-  shared out over :mod:`pooltutor.threads`; a block is whole planes, so the
-  numbers never depend on the thread count.  The work arrays are kept between
+* **The last pass over the flat rows.**  Along the last axis the taps of a
+  row are every ``S``-th element, and numpy runs one short loop per row (a
+  block of 16 planes of 112 x 112: 896 loops of 56 per call).  Where the rows of
+  the intermediate hold exactly ``S * O`` columns (the input's own columns,
+  no padding: 112 for 56 outputs of stride 2), output ``i`` of the flat
+  result reads element ``i*S + offset`` of the flat intermediate, so a tap is
+  one long loop over the whole block.  A tap that does not cover every output
+  (it reads the padding at a row's start or end) then reads a neighbouring
+  row's element there instead: those outputs, a few per row, are saved before
+  the call and put back after it.  Long windows read blocks of the stride
+  aligned to column 0 (one flat array of the result's shape) and the columns
+  left over at either end.  The previous pass writes whole unpadded rows, so
+  its calls are long loops too.  On blocks of at least
+  :data:`ROW_MIN_OUTPUTS` outputs (the extra Python per call costs more on
+  small ones) the last pass of a 3x3 stride-2 window took 0.6x the time, the
+  whole block 0.7x; a result block that is not one contiguous array takes the
+  ordinary pass (``BoxPlan.fallback``).
+* **Blocks of planes, over threads.**  The passes run over blocks of whole
+  ``(n, c)`` planes of 1-2 MiB of intermediate data (one block per thread
+  where that fits, :func:`block_budget`), shared out over
+  :mod:`pooltutor.threads`; a block is whole planes, so the numbers never
+  depend on the thread count.  The work arrays are kept between
   calls (:func:`scratch`), so that a call pays no page faults for them.
 
 The maximum over a box is the same number whichever order its taps are
@@ -371,10 +389,12 @@ def box_plan(axes: tuple[AxisTaps, ...], full_rows: bool = False) -> BoxPlan:
     module docstring: for a reduction in the input's own dtype).
 
     >>> plan = box_plan(((3, 2, 1, 1, 112, 56), (3, 2, 1, 1, 112, 56)))   # 3x3 s2 p1
-    >>> plan.buffers                     # rows reduced; the columns padded by 1 on the left
-    ((56, 113),)
+    >>> plan.buffers                     # rows reduced; the columns unpadded, 2 * 56
+    ((56, 112),)
     >>> [a.kind for a in plan.actions]   # 2 + 2 calls: a pair and a range per axis
-    ['pair', 'into', 'pair', 'into']
+    ['pair', 'into', 'row_pair', 'row_into']
+    >>> plan.fallback.buffers            # the ordinary last pass: columns padded by 1
+    ((56, 113),)
     """
     if not full_rows:
         return _box_plan_taps(axes)
