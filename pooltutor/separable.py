@@ -80,6 +80,7 @@ blocks never need more; additions of the padding's ``0`` are exact).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import threading
@@ -606,21 +607,33 @@ def _row_action(act: _Action, get: Callable[[int], np.ndarray], ufunc: np.ufunc,
     if act.kind == "row_copy":
         np.copyto(tf, va, casting="unsafe")
         return
+    # (an output outside the range adds or compares a neighbouring row's element: an
+    # inf there meeting a -inf says "invalid", for an output that is overwritten; its
+    # warning is not the caller's to see)
+    width = target.shape[-1]
+
+    def quiet(tap: _RowTap) -> contextlib.AbstractContextManager[Any]:
+        wraps = dtype.kind == "f" and (tap[3] > 0 or tap[4] < width)
+        return np.errstate(invalid="ignore", over="ignore") if wraps \
+            else contextlib.nullcontext()
+
     if act.kind == "row_pair":
         b = cast(_RowTap, act.b)
         lo, hi, vb = _row_view(get(b[0]), b, n)
-        ufunc(va[lo:hi], vb, out=tf[lo:hi], dtype=dtype)
+        with quiet(b):
+            ufunc(va[lo:hi], vb, out=tf[lo:hi], dtype=dtype)
         o0, o1 = b[3], b[4]
         src, off, s = a[:3]
-        for c0, c1 in ((0, o0), (o1, target.shape[-1])):
+        for c0, c1 in ((0, o0), (o1, width)):
             if c1 > c0:                 # outside b's range: the first tap alone
                 np.copyto(target[..., c0:c1],
                           get(src)[..., c0 * s + off:(c1 - 1) * s + off + 1:s], casting="unsafe")
         return
     o0, o1 = a[3], a[4]
     keep = [(c0, c1, target[..., c0:c1].copy())
-            for c0, c1 in ((0, o0), (o1, target.shape[-1])) if c1 > c0]
-    ufunc(tf[lo_a:hi_a], va, out=tf[lo_a:hi_a], dtype=dtype)
+            for c0, c1 in ((0, o0), (o1, width)) if c1 > c0]
+    with quiet(a):
+        ufunc(tf[lo_a:hi_a], va, out=tf[lo_a:hi_a], dtype=dtype)
     for c0, c1, saved in keep:
         target[..., c0:c1] = saved
 

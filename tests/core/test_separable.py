@@ -284,3 +284,29 @@ def test_the_stem_geometries_take_the_flat_last_pass(kernel, flat_rows_always):
     np.testing.assert_array_equal(separable.reduce_boxes(x, plan, np.add, np.float64, 0.0),
                                   separable.reduce_boxes(x, plan.fallback, np.add, np.float64,
                                                          0.0))
+
+
+@pytest.mark.parametrize("kernel", [3, 7])
+def test_the_flat_last_pass_reads_inf_and_nan_at_row_ends_without_a_warning(kernel,
+                                                                            flat_rows_always):
+    """A tap that leaves out a row's first or last output reads the neighbouring row's
+    element there: an inf or NaN at a row's end then enters a sum or a maximum that is
+    put back afterwards.  No warning may escape (the suite turns warnings into errors),
+    and the results are the ordinary plan's."""
+    geom = pool_geometry((16, 16), kernel, 2, kernel // 2)
+    plan = separable.box_plan(_axes(geom))
+    assert plan.flat_result
+    x = RNG.integers(-50, 50, (1, 4, 16, 16)).astype(np.float64)     # exact sums in any order
+    x[0, 0, :, -1] = np.inf
+    x[0, 1, :, 0] = -np.inf
+    x[0, 2, ::3, -1] = np.nan
+    x[0, 3, :, 0], x[0, 3, :, -1] = np.inf, -np.inf
+    for op, identity in ((np.maximum, -np.inf), (np.add, 0.0)):
+        # (no window holds both an inf and a -inf: no warning is due)
+        want = separable.reduce_boxes(x, plan.fallback, op, np.float64, identity)
+        got = separable.reduce_boxes(x, plan, op, np.float64, identity)
+        np.testing.assert_array_equal(got, want)
+    got = separable.reduce_boxes(x[:, :3], plan, np.maximum, np.float64, -np.inf)
+    np.testing.assert_array_equal(got, want_max := separable.reduce_boxes(
+        x[:, :3], plan.fallback, np.maximum, np.float64, -np.inf))
+    assert np.isnan(want_max).any() and np.isposinf(want_max).any()
