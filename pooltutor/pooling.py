@@ -225,6 +225,12 @@ def _cached(builder: Callable[..., Any], *args: Any) -> Any:
     return builder(*args)
 
 
+def _remembered_if(small: bool, builder: Callable[..., Any], *args: Any) -> Any:
+    """``builder(*args)``, remembered by :func:`_cached` when ``small``: a large table is
+    built again on every call rather than kept (the cache holds 256 of them)."""
+    return _cached(builder, *args) if small else builder(*args)
+
+
 def _padded_extent(geom: PoolGeometry) -> list[tuple[int, int]]:
     """Per axis, how much to pad before / after so that every tap can be sliced."""
     pads = []
@@ -252,10 +258,9 @@ def _axis_shape(ndim: int, axis: int, length: int) -> tuple[int, ...]:
 def _axis_tap_tables(geom: PoolGeometry) -> tuple[_Table, ...]:
     """Per axis: tap positions ``(O, K)`` in input coordinates, and their kinds
     (read-only; remembered per geometry unless they are large)."""
-    if sum(a.output_size * a.kernel for a in geom.axes) <= 1 << 14:
-        cached: tuple[_Table, ...] = _cached(_tap_tables, geom)
-        return cached
-    return _tap_tables(geom)
+    tables: tuple[_Table, ...] = _remembered_if(
+        sum(a.output_size * a.kernel for a in geom.axes) <= 1 << 14, _tap_tables, geom)
+    return tables
 
 
 def _tap_tables(geom: PoolGeometry) -> tuple[_Table, ...]:
@@ -457,9 +462,8 @@ def _windows_with_taps(geom: PoolGeometry, skip: bool) -> np.ndarray | None:
     """Where a window holds a tap that may take part (an input tap with ``skip``, else
     any tap inside the padded extent), ``(1, 1, *O)``; None when every window does
     (remembered per geometry when it is small, as the tap tables are)."""
-    if math.prod(geom.output_shape) > 1 << 16:
-        return _windows_with_taps_now(geom, skip)
-    has: np.ndarray | None = _cached(_windows_with_taps_now, geom, skip)
+    has: np.ndarray | None = _remembered_if(math.prod(geom.output_shape) <= 1 << 16,
+                                            _windows_with_taps_now, geom, skip)
     return has
 
 
@@ -1190,10 +1194,9 @@ def _avg_divisors(geom: PoolGeometry, divisor: DivisorRule | int) -> _Divisors:
     if isinstance(divisor, int):
         return _divisors(np.full((1,) * (2 + geom.ndim), divisor, dtype=np.int64))
     which = 1 if divisor == "valid" else 2
-    if math.prod(geom.output_shape) <= 1 << 16:
-        cached: _Divisors = _cached(_geometry_divisors, geom, which)
-        return cached
-    return _geometry_divisors(geom, which)
+    found: _Divisors = _remembered_if(math.prod(geom.output_shape) <= 1 << 16,
+                                      _geometry_divisors, geom, which)
+    return found
 
 
 _U = 2.0 ** -53                         # unit roundoff of float64
@@ -1683,8 +1686,7 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     else:
         k = size - 1 - rows[:, ::-1].argmax(axis=1)
     # the element itself: one take on the flat rows (k + the start of each row)
-    starts = _cached(_row_starts, rows.shape) if rows.shape[0] <= 1 << 16 \
-        else _row_starts(rows.shape)
+    starts = _remembered_if(rows.shape[0] <= 1 << 16, _row_starts, rows.shape)
     best = rows.reshape(-1).take(k + starts).reshape(out_shape)
     if x.dtype.kind == "f" and _holds_nan(best):
         return None
@@ -1693,10 +1695,8 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
     k = k.reshape(out_shape)
     if all(r is not None for r in regular):
         # position = o*S + j on every axis: the start of the bin + the offset of the tap
-        if math.prod(out_shape) <= 1 << 16:       # (at most 512 KiB remembered)
-            start, offset = _cached(_bin_index_tables, geom, x.shape, index_layout)
-        else:
-            start, offset = _bin_index_tables(geom, x.shape, index_layout)
+        start, offset = _remembered_if(math.prod(out_shape) <= 1 << 16,   # (512 KiB at most)
+                                       _bin_index_tables, geom, x.shape, index_layout)
         indices = np.take(offset, k)
         np.add(indices, start, out=indices)
         return best, indices

@@ -159,13 +159,14 @@ def _tap_ranges(k: int, s: int, d: int, base: int, size: int, outputs: int
                 ) -> list[tuple[int, int, int]]:
     """Per tap ``j``: ``(o0, o1, offset)``, the outputs ``o0 <= o < o1`` whose tap reads
     ``o*s + offset`` (``offset = j*d + base``) inside ``[0, size)``."""
-    ranges = []
-    for j in range(k):
-        off = j * d + base
-        lo = max(0, -(off // s))                          # ceil(-off / s)
-        hi = min(outputs, (size - 1 - off) // s + 1)
-        ranges.append((lo, max(lo, hi), off))
-    return ranges
+    return [(*_reads_inside(j * d + base, s, size, outputs), j * d + base) for j in range(k)]
+
+
+def _reads_inside(off: int, stride: int, size: int, outputs: int) -> tuple[int, int]:
+    """``(lo, hi)``, ``lo <= hi``: the outputs ``lo <= o < hi`` (of ``outputs``) whose
+    element ``o*stride + off`` lies inside ``[0, size)``."""
+    lo = max(0, -(off // stride))                       # ceil(-off / stride)
+    return lo, max(lo, min(outputs, (size - 1 - off) // stride + 1))
 
 
 def _use_blocks(k: int, s: int, d: int, outputs: int) -> bool:
@@ -344,8 +345,7 @@ def _row_taps(axis: AxisTaps, width: int, source: int, block_id: int | None
     size = min(size, width)
 
     def tap(buffer: int, off: int, stride: int, limit: int) -> _RowTap:
-        o0 = max(0, -(off // stride))
-        return (buffer, off, stride, o0, max(o0, min(outputs, (limit - 1 - off) // stride + 1)))
+        return (buffer, off, stride, *_reads_inside(off, stride, limit, outputs))
 
     if block_id is None:
         taps = [tap(source, j * d - pb, s, size) for j in range(k)]
@@ -369,9 +369,7 @@ def _row_layout(axis: AxisTaps) -> tuple[int, bool] | None:
     output ``i`` of the flat rows reads column ``i*S + offset`` of the flat source)."""
     k, s, d, pb, size, outputs = axis
     width = s * outputs
-    for j in range(k):
-        off = j * d - pb
-        o0, o1 = max(0, -(off // s)), min(outputs, (size - 1 - off) // s + 1)
+    for o0, o1, off in _tap_ranges(k, s, d, -pb, size, outputs):
         if o1 > o0 and (o1 - 1) * s + off >= width:
             return None
     taps = _row_taps(axis, width, 0, None)
@@ -587,8 +585,7 @@ def _row_view(array: np.ndarray, tap: _RowTap, n: int) -> tuple[int, int, np.nda
     elements."""
     _, off, stride = tap[:3]
     flat = array.reshape(-1)
-    lo = max(0, -(off // stride))
-    hi = min(n, (flat.size - 1 - off) // stride + 1)
+    lo, hi = _reads_inside(off, stride, flat.size, n)
     return lo, hi, flat[lo * stride + off:(hi - 1) * stride + off + 1:stride]
 
 

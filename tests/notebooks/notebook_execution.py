@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pooltutor.course.notebooks import notebook_sources
+from pooltutor.course.slides import KERNEL_ATTEMPTS
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SOURCES = notebook_sources(NOTEBOOKS)
@@ -31,7 +32,7 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
 
 
-def _execute(py: Path, attempts: int = 3):
+def _execute(py: Path, attempts: int = KERNEL_ATTEMPTS):
     """Execute one notebook; returns ``(notebook, exception or None, seconds)``.
 
     A kernel that dies before its first cell (a port another kernel, starting at the
