@@ -249,12 +249,16 @@ def test_adaptive_one_and_three_axes(adaptive_fast_only):
     check_adaptive(_ties((1, 2, 6, 8, 9)), (2, 2, 2), ties="last")
 
 
-@pytest.mark.parametrize("view", ["fortran", "reversed", "big-endian"])
+@pytest.mark.parametrize("view", ["fortran", "reversed", "big-endian", "channel slice",
+                                  "batch slice"])
 def test_adaptive_non_contiguous_input(adaptive_fast_only, view):
-    """Bin rows are copied as opaque items only when the last axis is contiguous."""
-    base = _ties((2, 3, 24, 26))
+    """Bin rows are copied as opaque items only when the last axis is contiguous: from a
+    view made on x's own memory where x is C-contiguous (the batch slice: at an offset in
+    its base), through ``as_strided`` where it is not (the channel slice)."""
+    base = _ties((3, 3, 24, 26))
     x = {"fortran": np.asfortranarray(base), "reversed": base[..., ::-1],
-         "big-endian": base.astype(">f4")}[view]
+         "big-endian": base.astype(">f4"), "channel slice": base[:, 1:],
+         "batch slice": base[1:]}[view]
     check_adaptive(x, (2, 2), layouts=("plane",))
     check_adaptive(x, (5, 5), ties="last", layouts=("plane",))
 
