@@ -1666,24 +1666,19 @@ def _adaptive_max_fast(x: np.ndarray, geom: AdaptiveGeometry, ties: Ties,
         strides = (x.strides[:2] + tuple(st * s for st, (_, s) in zip(x.strides[2:], bins,
                                                                           strict=True))
                    + x.strides[2:])
-        if x.strides[-1] == x.itemsize:
-            # A bin row is K_last contiguous elements: copied as one opaque item of
-            # K_last * itemsize bytes, numpy moves one item per row instead of looping
-            # over its elements (twice as fast for 12 float32).  On a C-contiguous x
-            # the view is made straight on its memory (a tenth of the cost of
-            # ``as_strided``, which goes through ``__array_interface__``: 5
-            # microseconds a call).
-            run = _void_type(lengths[-1] * x.itemsize)
-            if x.flags.c_contiguous:
-                view = np.ndarray(out_shape + lengths[:-1], run, x, 0, strides[:-1])
-            else:
-                view = np.lib.stride_tricks.as_strided(x, out_shape + lengths, strides,
-                                                       writeable=False).view(run)
-            rows = np.ascontiguousarray(view).view(x.dtype).reshape(-1, size)
+        # Where a bin row is K_last contiguous elements, it is copied as one opaque item
+        # of K_last * itemsize bytes: numpy moves one item per row instead of looping
+        # over its elements (twice as fast for 12 float32).  On a C-contiguous x the
+        # view is made straight on its memory (a tenth of the cost of ``as_strided``,
+        # which goes through ``__array_interface__``: 5 microseconds a call).
+        opaque = x.strides[-1] == x.itemsize
+        run = _void_type(lengths[-1] * x.itemsize) if opaque else x.dtype
+        if opaque and x.flags.c_contiguous:
+            view = np.ndarray(out_shape + lengths[:-1], run, x, 0, strides[:-1])
         else:
             view = np.lib.stride_tricks.as_strided(x, out_shape + lengths, strides,
-                                                   writeable=False)
-            rows = np.ascontiguousarray(view).reshape(-1, size)
+                                                   writeable=False).view(run)
+        rows = np.ascontiguousarray(view).view(x.dtype).reshape(-1, size)
     else:                                             # one fancy-indexing gather
         positions = []                                # (O, L) per axis, clipped to the bin
         for a in axes:
