@@ -126,7 +126,8 @@ from .rules import (
     Rounding,
     Ties,
 )
-from .separable import BoxPlan, box_plan, plane_blocks, reduce_block, reduce_boxes, scratch
+from .separable import (BoxPlan, box_plan, per_thread, plane_blocks, reduce_block, reduce_boxes,
+                        scratch)
 from . import threads
 from .threads import run_parts
 
@@ -862,8 +863,7 @@ def _box_job(geom: PoolGeometry, ties: Ties, shape: tuple[int, ...], dtype: np.d
     # One block per thread: the winners take about 4 numpy calls per tap and block, and
     # a call's own cost (about 4 microseconds here) then outweighs what smaller blocks
     # gain in the cache (measured: 4 blocks of 16 planes 40% slower than 1 of 64).
-    parts = parts if total >= threads.MIN_PARALLEL_BYTES else 1
-    blocks = tuple(plane_blocks(shape, per_plane, budget=-(-total // parts)))
+    blocks = tuple(plane_blocks(shape, per_plane, budget=per_thread(total, parts)))
     return _BoxJob(plan, winners, taps, split, masks, blocks, total, lut, start, whole,
                    lead_weights)
 

@@ -255,9 +255,8 @@ class _Planner:
         and a partial one, whose outputs outside its range then take the first's value),
         the others into their ranges."""
         outputs = self.output_shape[-1]
-        full = [t for t in taps if t[3] == 0 and t[4] == outputs]
-        part = [t for t in taps if not (t[3] == 0 and t[4] == outputs)]
-        rest = full[1:] + part
+        full = [t for t in taps if (t[3], t[4]) == (0, outputs)]
+        rest = full[1:] + [t for t in taps if (t[3], t[4]) != (0, outputs)]
         act = self.actions.append
         if rest:
             act(_Action("row_pair", target, (), _X, full[0], rest[0]))
@@ -680,5 +679,11 @@ def block_budget(total: int) -> int:
     than the cache-sized 1 MiB (interleaved, (1,64,112,112) average 3x3 / 7x7
     stride 2: two blocks of 32 planes 0.83x / 0.89x the time of four of 16 on two
     threads, 0.91x on one; one block of 64 on two threads 1.3x: no parallelism)."""
-    parts = num_threads() if total >= MIN_PARALLEL_BYTES else 1
-    return min(BLOCK_MAX, max(BLOCK_MIN, -(-total // parts)))
+    return min(BLOCK_MAX, max(BLOCK_MIN, per_thread(total, num_threads())))
+
+
+def per_thread(total: int, parts: int) -> int:
+    """The bytes of one of ``parts`` equal shares of ``total`` (one block per thread),
+    or ``total`` itself below :data:`~pooltutor.threads.MIN_PARALLEL_BYTES` (work that
+    small runs on the calling thread)."""
+    return -(-total // (parts if total >= MIN_PARALLEL_BYTES else 1))
