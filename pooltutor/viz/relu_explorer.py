@@ -395,13 +395,24 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
     def layout_key(self) -> tuple:
         """What the constrained layout of the figure depends on, beyond the figure's own
         structure: the grids' shapes and the marked pooled cell (window outlines reach past
-        a grid's edge); the texts around the Axes (subfigure titles, y labels, tick labels,
-        and the titles and x labels wider than their Axes; of the others, their height)
-        with each digit written as ``0`` (the digits of matplotlib's default font are
-        equally wide, so a zero point or a code changes no extent unless it gains or
-        loses a digit or a sign); the place of a tick label near an end of a horizontal
-        axis (it may reach past the Axes there); a text or legend on an Axes only when it
-        reaches past the Axes (inside, the layout does not see it)."""
+        a grid's edge); of the texts around the Axes, what the layout measures of them.
+
+        * A subfigure's title (``gid="suptitle"``): its height (the layout makes room
+          above the Axes for it; its width it does not look at).
+        * Axes titles and x labels: their height (the layout counts them one pixel wide:
+          ``for_layout_only`` in ``Axes.get_tightbbox`` and ``Axis.get_tightbbox``).
+        * y tick labels: the width of the widest (the margin the layout leaves).
+        * x tick labels: the number of lines; and the text and place of a label near an
+          end of its axis (it may reach past the Axes there).
+        * y labels and other subfigure texts: their text.
+
+        Texts are keyed with each digit written as ``0`` (the digits of matplotlib's
+        default font are equally wide, so a zero point or a code changes no extent
+        unless it gains or loses a digit or a sign).  A text or legend on an Axes counts
+        only when it reaches past the Axes (inside, the layout does not see it).  So a
+        zero point that changes the digits of the titles (``codes 0..99`` to ``0..109``),
+        which real values the top axis ticks, or which the y axis ticks but not its widest
+        label's width, leaves the layout alone."""
         from matplotlib.axes import Axes
 
         digits = re.compile(r"[0-9]")
@@ -410,7 +421,11 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
         parts: list = [self._shapes, self.out_index]
         texts: list[str] = []
         for sub in fig.subfigs:
-            texts += [t.get_text() for t in sub.texts]
+            for t in sub.texts:
+                if t.get_gid() == "suptitle":
+                    parts.append(round(t.get_window_extent(renderer).height, 1))
+                else:
+                    texts.append(t.get_text())
         real_axis = self.relu_plot.real_axis
         zp, scale = self.relu_plot.zero_point, self.relu_plot.scale
         axes = [*fig.axes, real_axis]
@@ -424,14 +439,8 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
                 if ax.get_legend() is not None:
                     inner.append(ax.get_legend())
             for text in across:
-                # the height of a title or an x label; its text only when it is wider
-                # than the Axes (narrower, its width does not matter to the layout)
-                if not text.get_text():
-                    continue
-                ext = text.get_window_extent(renderer)
-                parts.append(round(ext.height, 1))
-                if ext.x0 < box.x0 or ext.x1 > box.x1:
-                    texts.append(text.get_text())
+                if text.get_text():
+                    parts.append(round(text.get_window_extent(renderer).height, 1))
             for artist in inner:
                 ext = artist.get_window_extent(renderer)
                 if not (box.x0 <= ext.x0 and ext.x1 <= box.x1 and box.y0 <= ext.y0
@@ -442,9 +451,12 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
                 if not len(ticks):
                     continue
                 labels = axis.get_major_formatter().format_ticks(ticks)
-                texts += list(labels)
-                if axis is ax.yaxis:
+                if axis is ax.yaxis:            # the widest label sets the margin
+                    prop = axis.get_major_ticks()[0].label1.get_fontproperties()
+                    parts.append(round(max(renderer.get_text_width_height_descent(
+                        label, prop, ismath=False)[0] for label in labels), 1))
                     continue
+                parts.append(max(label.count("\n") for label in labels))
                 # how far each end tick is from its end of the Axes (pixels), where its
                 # label (at most about 0.35 em of 12 pt per character each side) may reach
                 if ax is real_axis:             # its limits follow the code axis at draw
@@ -457,7 +469,7 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
                 for k, gap in ends:
                     px = gap / (hi - lo) * box.width
                     if px < 0.35 * len(labels[k]) * 12 * fig.dpi / 72:
-                        parts.append((k, round(float(px), 1)))
+                        parts.append((k, round(float(px), 1), digits.sub("0", labels[k])))
         parts.append(tuple(digits.sub("0", t) for t in texts))
         return tuple(parts)
 

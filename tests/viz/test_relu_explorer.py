@@ -207,6 +207,7 @@ def same_picture(png_a: bytes, png_b: bytes, tmp_path, tol: float = 2) -> None:
     ({}, [129, 130, 100, 99, 5, 128]),                # back and forth, digits gained and lost
     ({"dtype": "int8", "zero_point": -20}, [-19, -1, 0, 3, -128, 127, -20]),
     ({"preset": "4x4 mixed", "scale": 10.0, "zero_point": 200}, [201, 17, 255, 200]),
+    ({"preset": "4x4 mixed", "zero_point": 100}, [110, 128, 100, 90, 128]),
 ])
 def test_zero_point_changes_draw_what_a_new_explorer_draws(settings, zero_points, tmp_path):
     """The layout runs only when what it depends on changes: after any sequence of zero
@@ -232,6 +233,22 @@ def test_a_save_at_another_dpi_between_changes_is_laid_out_again(tmp_path):
     e.zero_point.value = 131
     same_picture(e.png, ZeroPointReluExplorer(dpi=50, preset="4x4 mixed", zero_point=131).png,
                  tmp_path)
+
+
+def test_titles_and_top_ticks_that_change_their_digits_keep_the_layout():
+    """The layout measures a title's height, not its width, and the x tick labels only
+    near an end: zero points 100, 110, 128 turn "codes 0..99" into "0..109" and "0..127"
+    and move the real-value ticks, and keep one layout; 90 narrows the widest y tick
+    label of the transfer plot, which moves its left edge: laid out again."""
+    e = ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100, dpi=LOW)
+    keys = {}
+    for zp in (100, 110, 128, 90):
+        e.zero_point.value = zp
+        keys[zp] = e.layout_key()
+        assert e.relu_plot.line_ax.get_title()      # (the title whose digits change)
+    assert "0..99 " in ZeroPointReluExplorer(preset="4x4 mixed", zero_point=100,
+                                            dpi=LOW).relu_plot.line_ax.get_title()
+    assert keys[100] == keys[110] == keys[128] != keys[90]
 
 
 def test_the_layout_stays_while_only_digits_move():
