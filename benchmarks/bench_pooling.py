@@ -250,7 +250,49 @@ def add_one_thread(cases: list[Case]) -> None:
             case.layouts["pooltutor 1 thread"] = case.layouts["pooltutor"]
 
 
-def build_cases(threads: int, selected: set[str], contenders: bool = True) -> list[Case]:
+def numpy_floor(x: np.ndarray, threads: int, check: bool) -> Callable[[], np.ndarray]:
+    """The least numpy can do for case 3c (``--floor``): 3x3 stride 2 padding 1 averages
+    of ``x`` (N = 1, C divisible by ``threads``, 112 x 112), with the calls of
+    pooltutor's box passes and nothing else: per block of planes (one per thread) two
+    float64 calls over the rows, two over the flat columns (output 0 of every row,
+    whose left tap is padding, saved and put back), one division by 9 into float32.
+    With ``check``, also the exactness check pooltutor adds (each plane's largest and
+    smallest magnitude: one shift, two reductions), its result unused.  No argument
+    checks, no geometry, no plan: written for this one shape, not exact for every
+    input (pooltutor's check is what makes it exact), so it is a bound on what
+    pooltutor's structure could reach, not a contender a user could pick."""
+    from concurrent.futures import ThreadPoolExecutor
+    c = x.shape[1]
+    per = c // threads
+    pool = ThreadPoolExecutor(threads)
+    work = [(np.empty((per, 56, 112)), np.empty((per, 56, 56)),
+             np.empty((per, 112, 112), np.uint32)) for _ in range(threads)]
+
+    def block(i: int, y: np.ndarray) -> None:
+        xb = x[0, i * per:(i + 1) * per]
+        rows, cols, mag = work[i]
+        np.add(xb[:, 0::2], xb[:, 1::2], out=rows, dtype=np.float64)
+        np.add(rows[:, 1:], xb[:, 1:-1:2], out=rows[:, 1:], dtype=np.float64)
+        flat, out = rows.reshape(-1), cols.reshape(-1)
+        np.add(flat[0::2], flat[1::2], out=out)
+        first = cols[:, :, 0].copy()
+        np.add(out[1:], flat[1:-2:2], out=out[1:])
+        cols[:, :, 0] = first
+        if check:
+            np.left_shift(xb.view(np.uint32), 1, out=mag)
+            mag.max(axis=(1, 2))
+            mag.min(axis=(1, 2))
+        np.divide(cols, 9, out=y[0, i * per:(i + 1) * per], casting="same_kind")
+
+    def run() -> np.ndarray:
+        y = np.empty(x.shape[:2] + (56, 56), dtype=np.float32)
+        list(pool.map(lambda i: block(i, y), range(threads)))
+        return y
+    return run
+
+
+def build_cases(threads: int, selected: set[str], contenders: bool = True,
+                floor: bool = False) -> list[Case]:
     # (every pooltutor call binds the modules now, as a default argument: --baseline
     # builds the cases a second time with another checkout's modules)
     rng = np.random.default_rng(0)
@@ -322,6 +364,9 @@ def build_cases(threads: int, selected: set[str], contenders: bool = True) -> li
         if have_ort:
             model = ort_model("AveragePool", x1.shape, False, count_include_pad=1, **stem)
             case.others["onnxruntime"] = ort_runner(model, x1, threads)
+        if floor and x1.shape[1] % threads == 0:
+            case.others["numpy passes"] = numpy_floor(x1, threads, check=False)
+            case.others["numpy passes+check"] = numpy_floor(x1, threads, check=True)
         cases.append(case)
     # w3 ... w11: the same average pooling with a growing window (padding K // 2)
     for k in WINDOWS:
@@ -575,6 +620,11 @@ def target_rows(results, memory) -> list[tuple[str, str, bool | None]]:
             rows.append((text, f"{ratio:.2f}x", ratio <= limit))
         else:
             rows.append((text, f"{1 / ratio:.0f}x faster", 1 / ratio >= limit))
+    floor = results.get("3c", (None, {}))[1]
+    if "numpy passes" in floor and "onnxruntime" in floor:
+        for name in ("numpy passes", "numpy passes+check"):
+            ratio = floor[name]["median_ms"] / floor["onnxruntime"]["median_ms"]
+            rows.append((f"(--floor) 3c: {name} / onnxruntime", f"{ratio:.2f}x", None))
     if memory is not None:
         rows.append(("peak memory of case 1 <= 3x (input + outputs)", f"{memory['ratio']:.2f}x",
                      memory["ratio"] <= 3.0))
@@ -680,6 +730,10 @@ def main(argv=None) -> int:
                         help="another checkout (e.g. a git archive of the previous commit): "
                              "its pooltutor is timed as the contender pooltutor@base in the "
                              "same rounds, so its ratio is after / before under the same load")
+    parser.add_argument("--floor", action="store_true",
+                        help="case 3c: also time the bare numpy calls of its box passes "
+                             "(contenders 'numpy passes' and 'numpy passes+check'), the "
+                             "least pooltutor's structure could cost")
     parser.add_argument("--one-thread", action="store_true",
                         help="also time pooltutor on the calling thread alone, as the "
                              "contender 'pooltutor 1 thread' in the same rounds")
@@ -702,7 +756,7 @@ def main(argv=None) -> int:
         torch.set_num_threads(args.threads)
     engine_threads.set_num_threads(args.threads)
     results = {}
-    cases = build_cases(args.threads, selected)
+    cases = build_cases(args.threads, selected, floor=args.floor)
     if args.baseline:
         add_baseline(cases, args.baseline, args.threads, selected)
     if args.one_thread:
