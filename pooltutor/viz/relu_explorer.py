@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -159,6 +160,7 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
         self._layout_key = None         # what the last layout pass was run for
         self._title_places = []         # (subfigure title, where that layout put it)
         self._placed = None             # where that layout put the Axes (pixels)
+        self._sizes: dict = {}           # text extents by digit-normalised text (layout_key)
         self._background = None         # (what it shows, the kept canvas, the Axes' places)
         super().__init__(
             controls=[[self.preset, self.dtype, self.zero_point],
@@ -418,12 +420,33 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
         digits = re.compile(r"[0-9]")
         fig = self.figure
         renderer = fig.canvas.get_renderer()
+        sizes = self._sizes
+        if len(sizes) > 1024:
+            sizes.clear()
+
+        def extent(kind: str, owner: Any, text: str, prop: Any,
+                   measure: Callable[[], float]) -> float:
+            # a text's height or width depends on its characters with each digit as 0
+            # (the digits are equally wide and tall), its font and the dpi (and, for a
+            # Text, its line spacing, kept per artist): measured once per such text
+            # (matplotlib 3.11 lays a text out anew on every call)
+            # (a font by its hash, as matplotlib compares fonts: the object may change)
+            key = (kind, owner, digits.sub("0", text), hash(prop), fig.dpi)
+            if key not in sizes:
+                sizes[key] = round(measure(), 1)
+            found: float = sizes[key]
+            return found
+
+        def height(t: Any) -> float:
+            return extent("height", t, t.get_text(), (t.get_fontproperties(), t.get_rotation()),
+                          lambda: t.get_window_extent(renderer).height)
+
         parts: list = [self._shapes, self.out_index]
         texts: list[str] = []
         for sub in fig.subfigs:
             for t in sub.texts:
                 if t.get_gid() == "suptitle":
-                    parts.append(round(t.get_window_extent(renderer).height, 1))
+                    parts.append(height(t))
                 else:
                     texts.append(t.get_text())
         real_axis = self.relu_plot.real_axis
@@ -440,7 +463,7 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
                     inner.append(ax.get_legend())
             for text in across:
                 if text.get_text():
-                    parts.append(round(text.get_window_extent(renderer).height, 1))
+                    parts.append(height(text))
             for artist in inner:
                 ext = artist.get_window_extent(renderer)
                 if not (box.x0 <= ext.x0 and ext.x1 <= box.x1 and box.y0 <= ext.y0
@@ -453,8 +476,10 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
                 labels = axis.get_major_formatter().format_ticks(ticks)
                 if axis is ax.yaxis:            # the widest label sets the margin
                     prop = axis.get_major_ticks()[0].label1.get_fontproperties()
-                    parts.append(round(max(renderer.get_text_width_height_descent(
-                        label, prop, ismath=False)[0] for label in labels), 1))
+                    parts.append(max(
+                        extent("width", None, label, prop, lambda label=label: float(
+                            renderer.get_text_width_height_descent(label, prop, False)[0]))
+                        for label in labels))
                     continue
                 parts.append(max(label.count("\n") for label in labels))
                 # how far each end tick is from its end of the Axes (pixels), where its
