@@ -427,10 +427,10 @@ class ZeroPointReluExplorer(CellSelection, Explorer):
         def extent(kind: str, owner: Any, text: str, prop: Any,
                    measure: Callable[[], float]) -> float:
             # a text's height or width depends on its characters with each digit as 0
-            # (the digits are equally wide and tall), its font and the dpi (and, for a
-            # Text, its line spacing, kept per artist): measured once per such text
-            # (matplotlib 3.11 lays a text out anew on every call)
-            # (a font by its hash, as matplotlib compares fonts: the object may change)
+            # (the digits are equally wide and tall), its font (by its hash, as
+            # matplotlib compares fonts: the object may change) and the dpi, and for a
+            # Text on its line spacing, kept per artist (``owner``): measured once per
+            # such text, as matplotlib 3.11 lays a text out anew for every extent
             key = (kind, owner, digits.sub("0", text), hash(prop), fig.dpi)
             if key not in sizes:
                 sizes[key] = round(measure(), 1)
